@@ -1,0 +1,284 @@
+// buildApp(config, options) → a ready Fastify instance with every platform plugin and module registered.
+import cors from '@fastify/cors';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import type { Redis } from 'ioredis';
+import sjson from 'secure-json-parse';
+import type { Config } from './config.ts';
+import { accountRoutes } from './modules/accounts/routes.ts';
+import { AccountsService } from './modules/accounts/service.ts';
+import { AccountsStore } from './modules/accounts/store.ts';
+import { statusRoutes } from './modules/content/status/routes.ts';
+import { StatusService } from './modules/content/status/service.ts';
+import { StatusStore } from './modules/content/status/store.ts';
+import { authPlugin, KeyCache } from './platform/auth.ts';
+import { type Clock, systemClock } from './platform/clock.ts';
+import { loadOrCreateSecretKey, SecretBox } from './platform/crypto.ts';
+import {
+  type DatabaseHandle,
+  type DB,
+  type Dialect,
+  migrateToLatest,
+  openDatabase,
+} from './platform/db/index.ts';
+import { registerErrorHandling } from './platform/error-handler.ts';
+import { ApiError, unavailable } from './platform/errors.ts';
+import type { App } from './platform/http.ts';
+import { IdempotencyStore, idempotencyPlugin } from './platform/idempotency.ts';
+import { requestId } from './platform/ids.ts';
+import { JobQueue, JobWorker } from './platform/jobs/index.ts';
+import { createMetrics, type Metrics, registerMetrics } from './platform/metrics.ts';
+import { decorateRouteSchema, registerOpenApi } from './platform/openapi.ts';
+import { LocalPubSub, type PubSub, RedisPubSub } from './platform/pubsub.ts';
+import { RateLimits } from './platform/ratelimit.ts';
+import { connectRedis } from './platform/redis.ts';
+import { UsageCounter } from './platform/usage.ts';
+import { validatorCompiler } from './platform/validation.ts';
+
+export interface Services {
+  config: Config;
+  clock: Clock;
+  db: DB;
+  dialect: Dialect;
+  redis?: Redis;
+  pubsub: PubSub;
+  limits: RateLimits;
+  usage: UsageCounter;
+  keyCache: KeyCache;
+  box: SecretBox;
+  accounts: AccountsService;
+  idempotency: IdempotencyStore;
+  jobs: JobQueue;
+  worker: JobWorker;
+  status: StatusService;
+  metrics: Metrics;
+}
+
+export interface BuildOptions {
+  clock?: Clock;
+  /** Pino options, or false for silence (tests). */
+  logger?: FastifyServerOptions['logger'];
+  /** Timers and the job worker; tests that drive them by hand turn this off. */
+  background?: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: Services;
+  }
+}
+
+const MIB = 1024 * 1024;
+
+function loggerOptions(config: Config): FastifyServerOptions['logger'] {
+  return {
+    level: config.logLevel,
+    redact: {
+      paths: [
+        'req.headers.authorization',
+        'req.headers["x-api-key"]',
+        'req.headers.cookie',
+        'headers.authorization',
+      ],
+      censor: '[redacted]',
+    },
+    serializers: {
+      // Never log headers, and never the live stream's `token` query value.
+      req: (req: { method: string; url: string; ip?: string }) => ({
+        method: req.method,
+        url: req.url.replace(/([?&](?:token|api_key|code|state)=)[^&]*/gi, '$1[redacted]'),
+        remoteAddress: req.ip,
+      }),
+    },
+  };
+}
+
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
+  const clock = options.clock ?? systemClock;
+  const background = options.background ?? true;
+  const handle: DatabaseHandle = openDatabase(config.database);
+  try {
+    await migrateToLatest(handle);
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+  const { db, dialect } = handle;
+  const secretKey = config.secretKey ?? loadOrCreateSecretKey(config.dataDir);
+  const box = new SecretBox(secretKey);
+
+  let redis: Redis | undefined;
+  let pubsub: PubSub;
+  if (config.redisUrl) {
+    redis = await connectRedis(config.redisUrl, 'main');
+    const subscriber = await connectRedis(config.redisUrl, 'subscriber');
+    pubsub = new RedisPubSub(redis, subscriber, config.redisKeyPrefix);
+  } else {
+    pubsub = new LocalPubSub();
+  }
+
+  const limits = new RateLimits({
+    redis,
+    prefix: config.redisKeyPrefix,
+    ipPerMinute: config.publicRateLimitPerMinute,
+  });
+  const usage = new UsageCounter(db);
+  const keyCache = new KeyCache(pubsub);
+  await keyCache.start();
+  const accountsStore = new AccountsStore(db);
+  const accounts = new AccountsService(accountsStore, {
+    clock,
+    plans: config.plans,
+    cache: keyCache,
+    limits,
+    usage,
+  });
+  const idempotency = new IdempotencyStore(db, clock);
+  const jobs = new JobQueue({ db, dialect, clock });
+  const metrics = createMetrics();
+  const status = new StatusService(new StatusStore(db), { db, redis, jobs, clock, config });
+
+  const app = Fastify({
+    logger: options.logger ?? loggerOptions(config),
+    genReqId: (req) => requestId(req.headers['x-request-id']),
+    requestIdHeader: false,
+    bodyLimit: MIB,
+    return503OnClosing: false,
+    forceCloseConnections: 'idle',
+    routerOptions: { maxParamLength: 500 },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const worker = new JobWorker({ queue: jobs, log: app.log });
+  const services: Services = {
+    config,
+    clock,
+    db,
+    dialect,
+    redis,
+    pubsub,
+    limits,
+    usage,
+    keyCache,
+    box,
+    accounts,
+    idempotency,
+    jobs,
+    worker,
+    status,
+    metrics,
+  };
+  app.decorate('services', services);
+  app.setValidatorCompiler(validatorCompiler);
+
+  // JSON only: anything else is a 415. An empty body is "no body", for routes that take none.
+  app.removeAllContentTypeParsers();
+  const parseJson = (
+    _req: unknown,
+    body: string | Buffer,
+    done: (err: Error | null, body?: unknown) => void,
+  ) => {
+    const text = body.toString();
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, sjson.parse(text, { protoAction: 'error', constructorAction: 'error' }));
+    } catch (error) {
+      const reason = error instanceof SyntaxError ? ` (${error.message.slice(0, 200)})` : '';
+      done(new ApiError(400, 'invalid_json', `The request body is not valid JSON${reason}.`), undefined);
+    }
+  };
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJson);
+  app.addContentTypeParser(/^application\/[\w.+-]+\+json$/, { parseAs: 'string' }, parseJson);
+
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+    reply.header('X-Content-Type-Options', 'nosniff');
+    if (closing) {
+      reply.header('Connection', 'close');
+      throw unavailable('The service is shutting down; retry shortly.', 2);
+    }
+  });
+  app.addHook('onRoute', (route) => decorateRouteSchema(route));
+  registerErrorHandling(app);
+  if (config.corsOrigins.length > 0) {
+    await app.register(cors, {
+      origin: config.corsOrigins.includes('*') ? '*' : config.corsOrigins,
+      exposedHeaders: [
+        'X-Request-Id',
+        'X-RateLimit-Limit',
+        'X-RateLimit-Remaining',
+        'X-RateLimit-Reset',
+        'Retry-After',
+      ],
+    });
+  }
+  await registerOpenApi(app, config);
+  await app.register(authPlugin, {
+    lookup: accountsStore,
+    cache: keyCache,
+    limits,
+    usage,
+    clock,
+    plans: config.plans,
+  });
+  await app.register(idempotencyPlugin, { store: idempotency, box, clock });
+  registerMetrics(app, metrics, config.metricsToken);
+
+  app.get(
+    '/api/openapi.json',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['meta'],
+        summary: 'This OpenAPI 3.1 document',
+        response: { 200: { description: 'OpenAPI document', type: 'object', additionalProperties: true } },
+      },
+    },
+    async () => app.swagger() as unknown as Record<string, unknown>,
+  );
+
+  await accountRoutes(app, services);
+  await statusRoutes(app, services);
+
+  const bootstrapFile = await accounts.bootstrap({
+    bootstrapApiKey: config.bootstrapApiKey,
+    embedded: dialect === 'sqlite',
+    dataDir: config.dataDir,
+  });
+  if (bootstrapFile) app.log.info({ file: bootstrapFile }, `Operator API key written to ${bootstrapFile}`);
+
+  const timers: NodeJS.Timeout[] = [];
+  const every = (ms: number, task: () => Promise<unknown>, what: string) => {
+    const timer = setInterval(() => {
+      task().catch((error) => app.log.warn({ err: error }, `${what} failed`));
+    }, ms);
+    timer.unref();
+    timers.push(timer);
+  };
+  if (background) {
+    every(config.usageFlushIntervalMs, () => usage.flush(), 'usage flush');
+    every(3600_000, () => idempotency.purgeExpired(), 'idempotency purge');
+    every(config.statusCheckIntervalSeconds * 1000, () => status.recordChecks(), 'status checks');
+    worker.start();
+    status.recordChecks().catch((error) => app.log.warn({ err: error }, 'status checks failed'));
+  }
+
+  app.addHook('onClose', async () => {
+    for (const timer of timers) clearInterval(timer);
+    await worker.stop();
+    try {
+      await usage.flush();
+    } catch (error) {
+      app.log.error({ err: error }, 'usage flush on shutdown failed');
+    }
+    await pubsub.close();
+    redis?.disconnect();
+    await handle.close();
+  });
+
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,385 @@
+// The one place environment variables are read and validated. Defaults give embedded mode.
+import net from 'node:net';
+import path from 'node:path';
+import { DEFAULT_PLANS, PLAN_NAMES, type PlanName, type PlanTable } from './modules/accounts/plans.ts';
+
+export const API_VERSION = '0.10.0';
+export const KEY_PATTERN = /^cw_[0-9A-Za-z]{40}$/;
+export const SOURCE_IDS = [
+  'demo',
+  'rss',
+  'hackernews',
+  'reddit',
+  'bluesky',
+  'usgs',
+  'environment_agency',
+] as const;
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+export type DatabaseConfig = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
+
+export interface ProviderConfig {
+  clientId?: string;
+  clientSecret?: string;
+  authBaseUrl: string;
+  apiBaseUrl: string;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  database: DatabaseConfig;
+  dataDir: string;
+  redisUrl?: string;
+  redisKeyPrefix: string;
+  secretKey?: string;
+  bootstrapApiKey?: string;
+  publicBaseUrl: string;
+  stagingBaseUrl?: string;
+  logLevel: (typeof LOG_LEVELS)[number];
+  plans: PlanTable;
+  sources: string[];
+  llm: { baseUrl?: string; apiKey?: string; model?: string };
+  outboundAllowlist: string[];
+  corsOrigins: string[];
+  metricsToken?: string;
+  publicRateLimitPerMinute: number;
+  usageFlushIntervalMs: number;
+  statusCheckIntervalSeconds: number;
+  forumAds: ProviderConfig;
+  socialAds: ProviderConfig;
+  chat: ProviderConfig;
+  feeds: {
+    usgsFeedUrl: string;
+    environmentAgencyBaseUrl: string;
+    rssFeeds: string[];
+    hackernewsBaseUrl: string;
+    redditBaseUrl: string;
+    blueskyJetstreamUrl: string;
+    releaseFeeds: string[];
+  };
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`${variable} ${message}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function read(env: Env, name: string): string | undefined {
+  const value = env[name];
+  if (value === undefined) return undefined;
+  const trimmed = value.trim();
+  return trimmed === '' ? undefined : trimmed;
+}
+
+function shown(value: string): string {
+  return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^-?\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(name, `must be an integer from ${min} to ${max} (got ${shown(raw)})`);
+  }
+  return Number(raw);
+}
+
+function httpUrl(
+  env: Env,
+  name: string,
+  fallback?: string,
+  schemes = ['http:', 'https:'],
+): string | undefined {
+  const raw = read(env, name) ?? fallback;
+  if (raw === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `must be an absolute URL (got ${shown(raw)})`);
+  }
+  if (!schemes.includes(url.protocol)) {
+    throw new ConfigError(name, `must use ${schemes.join(' or ')} (got ${shown(raw)})`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+function urlList(env: Env, name: string): string[] {
+  const raw = read(env, name);
+  if (raw === undefined) return [];
+  return raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part) => {
+      // RSS_FEEDS / RELEASE_FEEDS entries may be `name=url`.
+      const eq = part.indexOf('=');
+      const url = eq > 0 && !part.slice(0, eq).includes(':') ? part.slice(eq + 1) : part;
+      try {
+        const parsed = new URL(url);
+        if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error();
+      } catch {
+        throw new ConfigError(
+          name,
+          `must be a comma-separated list of http(s) URLs (bad entry ${shown(part)})`,
+        );
+      }
+      return part;
+    });
+}
+
+function parseDatabase(env: Env): { database: DatabaseConfig; dataDir: string } {
+  const raw = read(env, 'DATABASE_URL') ?? 'sqlite:./data/crestwatch.db';
+  if (raw.startsWith('postgres://') || raw.startsWith('postgresql://')) {
+    try {
+      new URL(raw);
+    } catch {
+      throw new ConfigError('DATABASE_URL', 'is not a valid postgres:// URL');
+    }
+    return {
+      database: { kind: 'postgres', url: raw },
+      dataDir: path.resolve(read(env, 'DATA_DIR') ?? './data'),
+    };
+  }
+  if (raw.startsWith('sqlite:')) {
+    const file = raw.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+    if (file === '')
+      throw new ConfigError(
+        'DATABASE_URL',
+        'must name a file after sqlite: (e.g. sqlite:./data/crestwatch.db)',
+      );
+    if (file === ':memory:') {
+      return {
+        database: { kind: 'sqlite', path: ':memory:' },
+        dataDir: path.resolve(read(env, 'DATA_DIR') ?? './data'),
+      };
+    }
+    const resolved = path.resolve(file);
+    return {
+      database: { kind: 'sqlite', path: resolved },
+      dataDir: path.resolve(read(env, 'DATA_DIR') ?? path.dirname(resolved)),
+    };
+  }
+  throw new ConfigError('DATABASE_URL', `must start with sqlite: or postgres:// (got ${shown(raw)})`);
+}
+
+function parsePlans(env: Env): PlanTable {
+  const raw = read(env, 'PLANS');
+  const plans: PlanTable = structuredClone(DEFAULT_PLANS);
+  if (raw === undefined) return plans;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new ConfigError('PLANS', 'must be a JSON object (it does not parse as JSON)');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new ConfigError('PLANS', 'must be a JSON object keyed by plan name');
+  }
+  for (const [name, override] of Object.entries(parsed)) {
+    if (!PLAN_NAMES.includes(name as PlanName)) {
+      throw new ConfigError(
+        'PLANS',
+        `names an unknown plan ${shown(name)} (plans: ${PLAN_NAMES.join(', ')})`,
+      );
+    }
+    if (typeof override !== 'object' || override === null || Array.isArray(override)) {
+      throw new ConfigError('PLANS', `entry ${name} must be an object`);
+    }
+    const plan = plans[name as PlanName];
+    for (const [field, value] of Object.entries(override as Record<string, unknown>)) {
+      const where = `${name}.${field}`;
+      const nonNegInt = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+      switch (field) {
+        case 'daily_quota':
+        case 'insight_generations_per_month':
+          if (value !== null && !nonNegInt(value)) {
+            throw new ConfigError('PLANS', `${where} must be a non-negative integer or null (unlimited)`);
+          }
+          plan[field] = value as number | null;
+          break;
+        case 'burst_per_second':
+          if (!nonNegInt(value) || (value as number) < 1) {
+            throw new ConfigError('PLANS', `${where} must be a positive integer`);
+          }
+          plan.burst_per_second = value as number;
+          break;
+        case 'live_stream':
+          if (typeof value !== 'boolean') throw new ConfigError('PLANS', `${where} must be true or false`);
+          plan.live_stream = value;
+          break;
+        case 'price_per_1k_requests':
+          if (typeof value !== 'number' || !(value >= 0)) {
+            throw new ConfigError('PLANS', `${where} must be a non-negative number`);
+          }
+          plan.price_per_1k_requests = value;
+          break;
+        default:
+          throw new ConfigError('PLANS', `${where} is not a plan setting`);
+      }
+    }
+  }
+  return plans;
+}
+
+function parseCidrs(env: Env, name: string): string[] {
+  const raw = read(env, name);
+  if (raw === undefined) return [];
+  return raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((cidr) => {
+      const [address, bits, extra] = cidr.split('/');
+      const family = net.isIP(address ?? '');
+      const max = family === 6 ? 128 : 32;
+      if (
+        family === 0 ||
+        extra !== undefined ||
+        (bits !== undefined && !/^\d+$/.test(bits)) ||
+        Number(bits ?? max) > max
+      ) {
+        throw new ConfigError(
+          name,
+          `must be a comma-separated list of CIDRs such as 127.0.0.0/8 (bad entry ${shown(cidr)})`,
+        );
+      }
+      return bits === undefined ? `${address}/${max}` : cidr;
+    });
+}
+
+function provider(
+  env: Env,
+  prefix: string,
+  idName: string,
+  secretName: string,
+  auth: string,
+  api: string,
+): ProviderConfig {
+  return {
+    clientId: read(env, `${prefix}_${idName}`),
+    clientSecret: read(env, `${prefix}_${secretName}`),
+    authBaseUrl: httpUrl(env, `${prefix}_AUTH_BASE_URL`, auth)!,
+    apiBaseUrl: httpUrl(env, `${prefix}_API_BASE_URL`, api)!,
+  };
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const { database, dataDir } = parseDatabase(env);
+  const secretKey = read(env, 'SECRET_KEY');
+  if (secretKey !== undefined && secretKey.length < 32) {
+    throw new ConfigError('SECRET_KEY', 'must be at least 32 characters (e.g. `openssl rand -base64 32`)');
+  }
+  if (database.kind === 'postgres' && secretKey === undefined) {
+    throw new ConfigError('SECRET_KEY', 'is required when DATABASE_URL points at PostgreSQL');
+  }
+  const bootstrapApiKey = read(env, 'BOOTSTRAP_API_KEY');
+  if (bootstrapApiKey !== undefined && !KEY_PATTERN.test(bootstrapApiKey)) {
+    throw new ConfigError('BOOTSTRAP_API_KEY', 'must be `cw_` followed by 40 letters or digits');
+  }
+  const logLevel = (read(env, 'LOG_LEVEL') ?? 'info') as Config['logLevel'];
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')} (got ${shown(logLevel)})`);
+  }
+  const sourcesRaw = (read(env, 'SOURCES') ?? 'demo')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  let sources: string[] = sourcesRaw;
+  if (sourcesRaw.length === 1 && sourcesRaw[0] === 'none') sources = [];
+  else {
+    for (const source of sourcesRaw) {
+      if (!SOURCE_IDS.includes(source as (typeof SOURCE_IDS)[number])) {
+        throw new ConfigError(
+          'SOURCES',
+          `names an unknown source ${shown(source)} (known: ${SOURCE_IDS.join(', ')}, or none)`,
+        );
+      }
+    }
+  }
+  const redisUrl = httpUrl(env, 'REDIS_URL', undefined, ['redis:', 'rediss:']);
+  const corsOrigins = (read(env, 'CORS_ORIGINS') ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const origin of corsOrigins) {
+    if (origin !== '*' && !/^https?:\/\/[^/\s]+$/.test(origin)) {
+      throw new ConfigError(
+        'CORS_ORIGINS',
+        `must list origins such as https://app.example.com (bad entry ${shown(origin)})`,
+      );
+    }
+  }
+  return {
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    host: read(env, 'HOST') ?? '127.0.0.1',
+    database,
+    dataDir,
+    redisUrl,
+    redisKeyPrefix: read(env, 'REDIS_KEY_PREFIX') ?? 'crestwatch:',
+    secretKey,
+    bootstrapApiKey,
+    publicBaseUrl: httpUrl(env, 'PUBLIC_BASE_URL', 'http://localhost:3000')!,
+    stagingBaseUrl: httpUrl(env, 'STAGING_BASE_URL'),
+    logLevel,
+    plans: parsePlans(env),
+    sources,
+    llm: {
+      baseUrl: httpUrl(env, 'LLM_BASE_URL'),
+      apiKey: read(env, 'LLM_API_KEY'),
+      model: read(env, 'LLM_MODEL'),
+    },
+    outboundAllowlist: parseCidrs(env, 'OUTBOUND_ALLOWLIST'),
+    corsOrigins,
+    metricsToken: read(env, 'METRICS_TOKEN'),
+    publicRateLimitPerMinute: integer(env, 'PUBLIC_RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000),
+    usageFlushIntervalMs: integer(env, 'USAGE_FLUSH_INTERVAL_MS', 5000, 100, 600_000),
+    statusCheckIntervalSeconds: integer(env, 'STATUS_CHECK_INTERVAL_SECONDS', 60, 1, 86_400),
+    forumAds: provider(
+      env,
+      'FORUM_ADS',
+      'CLIENT_ID',
+      'CLIENT_SECRET',
+      'https://www.reddit.com',
+      'https://ads-api.reddit.com',
+    ),
+    socialAds: provider(
+      env,
+      'SOCIAL_ADS',
+      'APP_ID',
+      'APP_SECRET',
+      'https://www.facebook.com',
+      'https://graph.facebook.com',
+    ),
+    chat: provider(env, 'CHAT', 'CLIENT_ID', 'CLIENT_SECRET', 'https://slack.com', 'https://slack.com/api'),
+    feeds: {
+      usgsFeedUrl: httpUrl(
+        env,
+        'USGS_FEED_URL',
+        'https://earthquake.usgs.gov/earthquakes/feed/v1.0/summary/all_hour.geojson',
+      )!,
+      environmentAgencyBaseUrl: httpUrl(
+        env,
+        'ENVIRONMENT_AGENCY_BASE_URL',
+        'https://environment.data.gov.uk/flood-monitoring',
+      )!,
+      rssFeeds: urlList(env, 'RSS_FEEDS'),
+      hackernewsBaseUrl: httpUrl(env, 'HACKERNEWS_BASE_URL', 'https://hacker-news.firebaseio.com/v0')!,
+      redditBaseUrl: httpUrl(env, 'REDDIT_BASE_URL', 'https://www.reddit.com')!,
+      blueskyJetstreamUrl: httpUrl(
+        env,
+        'BLUESKY_JETSTREAM_URL',
+        'wss://jetstream2.us-east.bsky.network/subscribe',
+        ['ws:', 'wss:'],
+      )!,
+      releaseFeeds: urlList(env, 'RELEASE_FEEDS'),
+    },
+  };
+}

@@ -1,0 +1,243 @@
+// Account routes (profile, keys, usage, audit log), the public plan table and the operator routes.
+import type { Services } from '../../app.ts';
+import { requirePrincipal } from '../../platform/auth.ts';
+import type { App } from '../../platform/http.ts';
+import { NoContent } from '../../platform/schemas.ts';
+import { PLAN_NAMES } from './plans.ts';
+import {
+  AdminCreateKeyBody,
+  AdminCreateUserBody,
+  AdminListUsersQuery,
+  AdminUpdateUserBody,
+  AdminUserListResponse,
+  ApiKeyCreateResponseSchema,
+  ApiKeyListResponseSchema,
+  ApiUsageResponseSchema,
+  AuditLogQuery,
+  AuditLogResponse,
+  CreateKeyBody,
+  KeyIdParams,
+  PlansResponse,
+  RotateKeyBody,
+  UserIdParams,
+  UserProfileSchema,
+} from './schemas.ts';
+import { actorOf, DEFAULT_GRACE_SECONDS } from './service.ts';
+
+export async function accountRoutes(app: App, { accounts, config }: Services): Promise<void> {
+  const read = { access: { permission: 'read' as const } };
+  const write = { access: { permission: 'write' as const } };
+  const admin = { access: { permission: 'admin' as const } };
+
+  app.get(
+    '/api/plans',
+    {
+      config: { access: 'public' },
+      schema: { tags: ['meta'], summary: 'The plan table', response: { 200: PlansResponse } },
+    },
+    async () => ({ plans: PLAN_NAMES.map((name) => ({ name, ...config.plans[name] })) }),
+  );
+
+  app.get(
+    '/api/user/profile',
+    {
+      config: read,
+      schema: { tags: ['account'], summary: 'Your profile', response: { 200: UserProfileSchema } },
+    },
+    async (request) => accounts.profile(requirePrincipal(request).userId),
+  );
+
+  app.get(
+    '/api/user/api-keys',
+    {
+      config: read,
+      schema: {
+        tags: ['account'],
+        summary: 'Your API keys (values are never shown again)',
+        response: { 200: ApiKeyListResponseSchema },
+      },
+    },
+    async (request) => ({ keys: await accounts.listKeys(requirePrincipal(request).userId) }),
+  );
+
+  app.post(
+    '/api/user/api-keys',
+    {
+      config: write,
+      schema: {
+        tags: ['account'],
+        summary: 'Create an API key',
+        description:
+          "The only response that contains `api_key`. Permissions default to read and write and can never exceed the calling key's.",
+        body: CreateKeyBody,
+        response: { 201: ApiKeyCreateResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const principal = requirePrincipal(request);
+      const created = await accounts.createKey(
+        principal.userId,
+        request.body,
+        actorOf(principal, request.id),
+      );
+      return reply.code(201).send(created);
+    },
+  );
+
+  app.delete(
+    '/api/user/api-keys/:key_id',
+    {
+      config: write,
+      schema: {
+        tags: ['account'],
+        summary: 'Revoke an API key',
+        params: KeyIdParams,
+        response: { 204: NoContent },
+      },
+    },
+    async (request, reply) => {
+      const principal = requirePrincipal(request);
+      await accounts.revokeKey(principal.userId, request.params.key_id, actorOf(principal, request.id));
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/api/user/api-keys/:key_id/rotate',
+    {
+      config: write,
+      schema: {
+        tags: ['account'],
+        summary: 'Rotate an API key',
+        description:
+          'Creates a key with the same name and permissions; the old key keeps working for the grace period.',
+        params: KeyIdParams,
+        body: RotateKeyBody,
+        response: { 201: ApiKeyCreateResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const principal = requirePrincipal(request);
+      const grace = request.body?.grace_period_seconds ?? DEFAULT_GRACE_SECONDS;
+      const created = await accounts.rotateKey(
+        principal.userId,
+        request.params.key_id,
+        grace,
+        actorOf(principal, request.id),
+      );
+      return reply.code(201).send(created);
+    },
+  );
+
+  app.get(
+    '/api/user/audit-log',
+    {
+      config: read,
+      schema: {
+        tags: ['account'],
+        summary: 'Your audit log, newest first',
+        querystring: AuditLogQuery,
+        response: { 200: AuditLogResponse },
+      },
+    },
+    async (request) =>
+      accounts.auditLog(
+        requirePrincipal(request).userId,
+        request.query.limit ?? 20,
+        request.query.offset ?? 0,
+      ),
+  );
+
+  app.get(
+    '/api/user/api-usage',
+    {
+      config: { access: { permission: 'read', quota: 'exempt' } },
+      schema: {
+        tags: ['account'],
+        summary: 'Your API usage',
+        description: 'Never counts against, and is never refused by, the daily quota.',
+        response: { 200: ApiUsageResponseSchema },
+      },
+    },
+    async (request) => {
+      const principal = requirePrincipal(request);
+      return accounts.usageReport(principal.userId, principal.plan);
+    },
+  );
+
+  // ---------- operator
+
+  app.post(
+    '/api/admin/users',
+    {
+      config: admin,
+      schema: {
+        tags: ['operator'],
+        summary: 'Create a user',
+        body: AdminCreateUserBody,
+        response: { 201: UserProfileSchema },
+      },
+    },
+    async (request, reply) => {
+      const principal = requirePrincipal(request);
+      const user = await accounts.createUser(request.body, actorOf(principal, request.id));
+      return reply.code(201).send(accounts.profileView(user));
+    },
+  );
+
+  app.get(
+    '/api/admin/users',
+    {
+      config: admin,
+      schema: {
+        tags: ['operator'],
+        summary: 'List users',
+        querystring: AdminListUsersQuery,
+        response: { 200: AdminUserListResponse },
+      },
+    },
+    async (request) => accounts.listUsers(request.query.limit ?? 20, request.query.offset ?? 0),
+  );
+
+  app.patch(
+    '/api/admin/users/:id',
+    {
+      config: admin,
+      schema: {
+        tags: ['operator'],
+        summary: "Change a user's plan or disable the account",
+        params: UserIdParams,
+        body: AdminUpdateUserBody,
+        response: { 200: UserProfileSchema },
+      },
+    },
+    async (request) => {
+      const principal = requirePrincipal(request);
+      return accounts.updateUser(request.params.id, request.body, actorOf(principal, request.id));
+    },
+  );
+
+  app.post(
+    '/api/admin/users/:id/api-keys',
+    {
+      config: admin,
+      schema: {
+        tags: ['operator'],
+        summary: 'Create an API key for a user',
+        params: UserIdParams,
+        body: AdminCreateKeyBody,
+        response: { 201: ApiKeyCreateResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const principal = requirePrincipal(request);
+      await accounts.profile(request.params.id);
+      const created = await accounts.createKey(
+        request.params.id,
+        request.body,
+        actorOf(principal, request.id),
+      );
+      return reply.code(201).send(created);
+    },
+  );
+}

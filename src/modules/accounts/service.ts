@@ -1,0 +1,483 @@
+// Users, plans, API keys, audit log and the usage report. Knows nothing of HTTP.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { KeyCache, Permission, Principal } from '../../platform/auth.ts';
+import { type Clock, DAY_MS, isoString, nextUtcMidnight, utcDate } from '../../platform/clock.ts';
+import { randomBase62, sha256Hex } from '../../platform/crypto.ts';
+import type { ApiKeyRow, UserRow } from '../../platform/db/schema.ts';
+import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.ts';
+import type { RateLimits } from '../../platform/ratelimit.ts';
+import type { UsageCounter } from '../../platform/usage.ts';
+import { estimateCost, type PlanName, type PlanTable } from './plans.ts';
+import type { AccountsStore, Executor } from './store.ts';
+
+export const ALL_PERMISSIONS: Permission[] = ['read', 'write', 'ingest', 'admin'];
+export const DEFAULT_KEY_PERMISSIONS: Permission[] = ['read', 'write'];
+export const DEFAULT_GRACE_SECONDS = 86_400;
+const OPERATOR_EMAIL = 'operator@crestwatch.local';
+
+/** Who is acting: the user and the permissions of the key they hold. */
+export interface Actor {
+  userId: number;
+  permissions: Permission[];
+  requestId: string | null;
+}
+
+export function actorOf(principal: Principal, requestId: string | null): Actor {
+  return { userId: principal.userId, permissions: principal.keyPermissions, requestId };
+}
+
+export function generateApiKey(): { key: string; prefix: string; hash: string } {
+  const key = `cw_${randomBase62(40)}`;
+  return { key, prefix: key.slice(0, 11), hash: sha256Hex(key) };
+}
+
+export interface ApiKeyView {
+  id: number;
+  name: string;
+  prefix: string;
+  created_at: string | null;
+  last_used_at: string | null;
+  expires_at: string | null;
+  permissions: Permission[];
+  is_active: boolean;
+}
+
+export interface CreatedKeyView {
+  id: number;
+  name: string;
+  api_key: string;
+  prefix: string;
+  created_at: string | null;
+  expires_at: string | null;
+  permissions: Permission[];
+}
+
+export interface UserProfileView {
+  id: number;
+  email: string;
+  full_name: string | null;
+  is_active: boolean;
+  organization_role: string;
+  subscription: {
+    plan_name: string;
+    status: string;
+    current_period_end: string | null;
+    cancel_at_period_end: boolean;
+  };
+  created_at: string | null;
+}
+
+export class AccountsService {
+  constructor(
+    private readonly store: AccountsStore,
+    private readonly deps: {
+      clock: Clock;
+      plans: PlanTable;
+      cache: KeyCache;
+      limits: RateLimits;
+      usage: UsageCounter;
+    },
+  ) {}
+
+  // ---------- views
+
+  keyView(row: ApiKeyRow): ApiKeyView {
+    const now = this.deps.clock.now();
+    return {
+      id: row.id,
+      name: row.name,
+      prefix: row.prefix,
+      created_at: isoString(row.created_at),
+      last_used_at: isoString(row.last_used_at),
+      expires_at: isoString(row.expires_at),
+      permissions: JSON.parse(row.permissions) as Permission[],
+      is_active: row.revoked_at === null && (row.expires_at === null || row.expires_at > now),
+    };
+  }
+
+  profileView(user: UserRow): UserProfileView {
+    return {
+      id: user.id,
+      email: user.email,
+      full_name: user.full_name,
+      is_active: user.is_active === 1,
+      organization_role: user.organization_role,
+      subscription: {
+        plan_name: user.plan,
+        status: user.subscription_status,
+        current_period_end: isoString(user.current_period_end),
+        cancel_at_period_end: user.cancel_at_period_end === 1,
+      },
+      created_at: isoString(user.created_at),
+    };
+  }
+
+  // ---------- users
+
+  async profile(userId: number): Promise<UserProfileView> {
+    const user = await this.store.findUserById(userId);
+    if (!user) throw notFound('No such user.');
+    return this.profileView(user);
+  }
+
+  async createUser(
+    input: { email: string; full_name?: string | null; plan: PlanName; organization_role?: string },
+    actor: Actor | null,
+    executor?: Executor,
+  ): Promise<UserRow> {
+    const email = input.email.trim().toLowerCase();
+    if (await this.store.findUserByEmail(email, executor)) {
+      throw conflict(`A user with the email ${email} already exists.`, 'email_taken');
+    }
+    const now = this.deps.clock.now();
+    let user: UserRow;
+    try {
+      user = await this.store.insertUser(
+        {
+          email,
+          full_name: input.full_name ?? null,
+          is_active: 1,
+          organization_role: input.organization_role ?? 'owner',
+          plan: input.plan,
+          subscription_status: 'active',
+          current_period_end: nextUtcMidnight(now) + 29 * DAY_MS,
+          cancel_at_period_end: 0,
+          created_at: now,
+          updated_at: now,
+        },
+        executor,
+      );
+    } catch (error) {
+      if (/unique|duplicate/i.test((error as Error).message)) {
+        throw conflict(`A user with the email ${email} already exists.`, 'email_taken');
+      }
+      throw error;
+    }
+    if (actor) {
+      await this.audit(
+        actor.userId,
+        actor,
+        'user.created',
+        'user',
+        user.id,
+        `User ${email} created on the ${input.plan} plan.`,
+        executor,
+      );
+    }
+    return user;
+  }
+
+  async listUsers(limit: number, offset: number) {
+    const { users, total } = await this.store.listUsers(limit, offset);
+    return { users: users.map((u) => this.profileView(u)), meta: { total, limit, offset } };
+  }
+
+  async updateUser(
+    id: number,
+    changes: { plan?: PlanName; is_active?: boolean },
+    actor: Actor,
+  ): Promise<UserProfileView> {
+    const update: Record<string, unknown> = { updated_at: this.deps.clock.now() };
+    if (changes.plan !== undefined) update.plan = changes.plan;
+    if (changes.is_active !== undefined) update.is_active = changes.is_active ? 1 : 0;
+    const user = await this.store.updateUser(id, update);
+    if (!user) throw notFound(`No user has id ${id}.`);
+    await this.deps.cache.invalidate({ userId: id });
+    const what = [
+      changes.plan !== undefined ? `plan set to ${changes.plan}` : null,
+      changes.is_active !== undefined ? (changes.is_active ? 'enabled' : 'disabled') : null,
+    ].filter(Boolean);
+    await this.audit(
+      actor.userId,
+      actor,
+      'user.updated',
+      'user',
+      id,
+      `User ${user.email}: ${what.join(', ') || 'no change'}.`,
+    );
+    return this.profileView(user);
+  }
+
+  // ---------- keys
+
+  private assertGrantable(actor: Actor, requested: Permission[]): void {
+    const missing = requested.filter((p) => !actor.permissions.includes(p));
+    if (missing.length > 0) {
+      throw forbidden(
+        `A key cannot be given permissions its creating key lacks (${missing.join(', ')}).`,
+        'permission_escalation',
+      );
+    }
+  }
+
+  async createKey(
+    ownerId: number,
+    input: { name: string; permissions?: Permission[]; expires_at?: string },
+    actor: Actor,
+  ): Promise<CreatedKeyView> {
+    const permissions = normalisePermissions(input.permissions ?? DEFAULT_KEY_PERMISSIONS);
+    this.assertGrantable(actor, permissions);
+    const now = this.deps.clock.now();
+    let expiresAt: number | null = null;
+    if (input.expires_at !== undefined) {
+      expiresAt = Date.parse(input.expires_at);
+      if (!(expiresAt > now)) throw badRequest('expires_at must be in the future.', 'body.expires_at');
+    }
+    const name = input.name.trim();
+    if (name === '') throw badRequest('name must not be blank.', 'body.name');
+    const generated = generateApiKey();
+    const row = await this.store.transaction(async (trx) => {
+      const key = await this.store.insertKey(
+        {
+          user_id: ownerId,
+          name,
+          prefix: generated.prefix,
+          key_hash: generated.hash,
+          permissions,
+          created_at: now,
+          expires_at: expiresAt,
+        },
+        trx,
+      );
+      await this.audit(
+        ownerId,
+        actor,
+        'api_key.created',
+        'api_key',
+        key.id,
+        `Key "${name}" (${key.prefix}…) created with ${permissions.join(', ')}.`,
+        trx,
+      );
+      return key;
+    });
+    return this.createdView(row, generated.key);
+  }
+
+  async listKeys(userId: number): Promise<ApiKeyView[]> {
+    return (await this.store.listKeys(userId)).map((row) => this.keyView(row));
+  }
+
+  async revokeKey(userId: number, keyId: number, actor: Actor): Promise<void> {
+    const key = await this.store.findKey(userId, keyId);
+    if (!key) throw notFound(`No API key with id ${keyId}.`);
+    if (key.revoked_at === null) {
+      await this.store.transaction(async (trx) => {
+        await this.store.updateKey(keyId, { revoked_at: this.deps.clock.now() }, trx);
+        await this.audit(
+          userId,
+          actor,
+          'api_key.revoked',
+          'api_key',
+          keyId,
+          `Key "${key.name}" (${key.prefix}…) revoked.`,
+          trx,
+        );
+      });
+    }
+    await this.deps.cache.invalidate({ keyId });
+  }
+
+  async rotateKey(
+    userId: number,
+    keyId: number,
+    graceSeconds: number,
+    actor: Actor,
+  ): Promise<CreatedKeyView> {
+    const old = await this.store.findKey(userId, keyId);
+    if (!old) throw notFound(`No API key with id ${keyId}.`);
+    const now = this.deps.clock.now();
+    if (old.revoked_at !== null)
+      throw conflict('A revoked key cannot be rotated; create a new key instead.', 'api_key_revoked');
+    if (old.expires_at !== null && old.expires_at <= now) {
+      throw conflict('An expired key cannot be rotated; create a new key instead.', 'api_key_expired');
+    }
+    const permissions = JSON.parse(old.permissions) as Permission[];
+    this.assertGrantable(actor, permissions);
+    const generated = generateApiKey();
+    const graceEnd = now + graceSeconds * 1000;
+    const row = await this.store.transaction(async (trx) => {
+      const fresh = await this.store.insertKey(
+        {
+          user_id: userId,
+          name: old.name,
+          prefix: generated.prefix,
+          key_hash: generated.hash,
+          permissions,
+          created_at: now,
+          expires_at: old.expires_at,
+        },
+        trx,
+      );
+      const oldExpiry = old.expires_at === null ? graceEnd : Math.min(old.expires_at, graceEnd);
+      await this.store.updateKey(old.id, { expires_at: oldExpiry, rotated_to_id: fresh.id }, trx);
+      await this.audit(
+        userId,
+        actor,
+        'api_key.rotated',
+        'api_key',
+        old.id,
+        `Key "${old.name}" (${old.prefix}…) rotated to key ${fresh.id} (${fresh.prefix}…); the old key works until ${isoString(oldExpiry)}.`,
+        trx,
+      );
+      return fresh;
+    });
+    await this.deps.cache.invalidate({ keyId: old.id });
+    return this.createdView(row, generated.key);
+  }
+
+  private createdView(row: ApiKeyRow, key: string): CreatedKeyView {
+    const view = this.keyView(row);
+    return {
+      id: view.id,
+      name: view.name,
+      api_key: key,
+      prefix: view.prefix,
+      created_at: view.created_at,
+      expires_at: view.expires_at,
+      permissions: view.permissions,
+    };
+  }
+
+  // ---------- audit log
+
+  async audit(
+    userId: number,
+    actor: Actor | null,
+    action: string,
+    targetType: string,
+    targetId: number | string | null,
+    detail: string,
+    executor?: Executor,
+  ): Promise<void> {
+    await this.store.insertAudit(
+      {
+        user_id: userId,
+        actor_user_id: actor?.userId ?? null,
+        action,
+        target_type: targetType,
+        target_id: targetId === null ? null : String(targetId),
+        detail,
+        request_id: actor?.requestId ?? null,
+        created_at: this.deps.clock.now(),
+      },
+      executor,
+    );
+  }
+
+  async auditLog(userId: number, limit: number, offset: number) {
+    const { entries, total } = await this.store.listAudit(userId, limit, offset);
+    return {
+      entries: entries.map((e) => ({
+        id: e.id,
+        action: e.action,
+        target_type: e.target_type,
+        target_id: e.target_id,
+        detail: e.detail,
+        request_id: e.request_id,
+        created_at: isoString(e.created_at)!,
+      })),
+      meta: { total, limit, offset },
+    };
+  }
+
+  // ---------- usage
+
+  async usageReport(userId: number, plan: PlanName) {
+    const now = this.deps.clock.now();
+    const today = utcDate(now);
+    const from = utcDate(now - 29 * DAY_MS);
+    const stored = await this.deps.usage.dailyCounts(userId, from);
+    // Today's figure is the quota counter itself, so the report and the limit can never disagree.
+    const requestsToday = await this.deps.limits.peekQuota(userId, today, () =>
+      this.deps.usage.storedCount(userId, today),
+    );
+    const daily = [] as { date: string; request_count: number }[];
+    for (let i = 29; i >= 0; i--) {
+      const date = utcDate(now - i * DAY_MS);
+      daily.push({ date, request_count: date === today ? requestsToday : (stored.get(date) ?? 0) });
+    }
+    const total = daily.reduce((sum, d) => sum + d.request_count, 0);
+    const planDef = this.deps.plans[plan];
+    const cost = estimateCost(requestsToday, planDef);
+    return {
+      summary: {
+        plan_daily_limit: planDef.daily_quota,
+        requests_today: requestsToday,
+        remaining_today:
+          planDef.daily_quota === null ? null : Math.max(0, planDef.daily_quota - requestsToday),
+        total_requests_last_30_days: total,
+        cost_estimated_today: cost,
+      },
+      daily_usage: daily,
+      total_requests_last_30_days: total,
+      cost_estimated_today: cost,
+    };
+  }
+
+  // ---------- operator bootstrap
+
+  /**
+   * BOOTSTRAP_API_KEY set: make sure an enterprise admin holds it. Otherwise, on the first start of an empty
+   * embedded database, generate such a key and write it to `<dataDir>/bootstrap-key.txt` (0600).
+   * Returns the file written, if any; the key itself is never logged.
+   */
+  async bootstrap(options: {
+    bootstrapApiKey?: string;
+    embedded: boolean;
+    dataDir: string;
+  }): Promise<string | null> {
+    if (options.bootstrapApiKey) {
+      const hash = sha256Hex(options.bootstrapApiKey);
+      if (await this.store.findKeyByHash(hash)) return null;
+      await this.createOperator(options.bootstrapApiKey);
+      return null;
+    }
+    if (!options.embedded || (await this.store.countUsers()) > 0) return null;
+    const { key } = generateApiKey();
+    await this.createOperator(key);
+    fs.mkdirSync(options.dataDir, { recursive: true });
+    const file = path.join(options.dataDir, 'bootstrap-key.txt');
+    fs.writeFileSync(file, `${key}\n`, { mode: 0o600 });
+    fs.chmodSync(file, 0o600);
+    return file;
+  }
+
+  private async createOperator(key: string): Promise<void> {
+    const now = this.deps.clock.now();
+    await this.store.transaction(async (trx) => {
+      let user = await this.store.findUserByEmail(OPERATOR_EMAIL, trx);
+      user ??= await this.createUser(
+        { email: OPERATOR_EMAIL, full_name: 'Operator', plan: 'enterprise', organization_role: 'admin' },
+        null,
+        trx,
+      );
+      const inserted = await this.store.insertKey(
+        {
+          user_id: user.id,
+          name: 'bootstrap',
+          prefix: key.slice(0, 11),
+          key_hash: sha256Hex(key),
+          permissions: ALL_PERMISSIONS,
+          created_at: now,
+          expires_at: null,
+        },
+        trx,
+      );
+      await this.audit(
+        user.id,
+        null,
+        'api_key.created',
+        'api_key',
+        inserted.id,
+        'Operator bootstrap key created.',
+        trx,
+      );
+    });
+  }
+}
+
+/** Unique permissions in canonical order. */
+export function normalisePermissions(permissions: Permission[]): Permission[] {
+  return ALL_PERMISSIONS.filter((p) => permissions.includes(p));
+}

@@ -1,0 +1,166 @@
+// SQL for users, API keys, audit log entries and stored usage.
+import type { Transaction } from 'kysely';
+import type { Permission, Principal } from '../../platform/auth.ts';
+import type { Database, DB } from '../../platform/db/index.ts';
+import type { ApiKeyRow, NewUser, UserRow, UserUpdate } from '../../platform/db/schema.ts';
+import type { PlanName } from './plans.ts';
+
+export type Executor = DB | Transaction<Database>;
+
+export interface NewApiKey {
+  user_id: number;
+  name: string;
+  prefix: string;
+  key_hash: string;
+  permissions: Permission[];
+  created_at: number;
+  expires_at: number | null;
+}
+
+export interface AuditEntry {
+  user_id: number;
+  actor_user_id: number | null;
+  action: string;
+  target_type: string;
+  target_id: string | null;
+  detail: string | null;
+  request_id: string | null;
+  created_at: number;
+}
+
+export class AccountsStore {
+  constructor(readonly db: DB) {}
+
+  transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(work);
+  }
+
+  async findPrincipalByHash(hash: string): Promise<Principal | null> {
+    const row = await this.db
+      .selectFrom('api_keys')
+      .innerJoin('users', 'users.id', 'api_keys.user_id')
+      .select([
+        'users.id as user_id',
+        'users.email',
+        'users.plan',
+        'users.is_active',
+        'api_keys.id as key_id',
+        'api_keys.permissions',
+        'api_keys.expires_at',
+        'api_keys.revoked_at',
+      ])
+      .where('api_keys.key_hash', '=', hash)
+      .executeTakeFirst();
+    if (!row) return null;
+    return {
+      userId: row.user_id,
+      email: row.email,
+      plan: row.plan as PlanName,
+      userActive: row.is_active === 1,
+      keyId: row.key_id,
+      keyPermissions: JSON.parse(row.permissions) as Permission[],
+      keyExpiresAt: row.expires_at,
+      keyRevokedAt: row.revoked_at,
+    };
+  }
+
+  async insertUser(user: NewUser, executor: Executor = this.db): Promise<UserRow> {
+    return executor.insertInto('users').values(user).returningAll().executeTakeFirstOrThrow();
+  }
+
+  findUserById(id: number): Promise<UserRow | undefined> {
+    return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  findUserByEmail(email: string, executor: Executor = this.db): Promise<UserRow | undefined> {
+    return executor.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+  }
+
+  async listUsers(limit: number, offset: number): Promise<{ users: UserRow[]; total: number }> {
+    const [users, count] = await Promise.all([
+      this.db.selectFrom('users').selectAll().orderBy('id', 'asc').limit(limit).offset(offset).execute(),
+      this.db
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow(),
+    ]);
+    return { users, total: Number(count.n) };
+  }
+
+  async countUsers(): Promise<number> {
+    const row = await this.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async updateUser(
+    id: number,
+    changes: UserUpdate,
+    executor: Executor = this.db,
+  ): Promise<UserRow | undefined> {
+    return executor.updateTable('users').set(changes).where('id', '=', id).returningAll().executeTakeFirst();
+  }
+
+  async insertKey(key: NewApiKey, executor: Executor = this.db): Promise<ApiKeyRow> {
+    return executor
+      .insertInto('api_keys')
+      .values({ ...key, permissions: JSON.stringify(key.permissions) })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+
+  findKeyByHash(hash: string): Promise<ApiKeyRow | undefined> {
+    return this.db.selectFrom('api_keys').selectAll().where('key_hash', '=', hash).executeTakeFirst();
+  }
+
+  findKey(userId: number, keyId: number): Promise<ApiKeyRow | undefined> {
+    return this.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('id', '=', keyId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+  }
+
+  listKeys(userId: number): Promise<ApiKeyRow[]> {
+    return this.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .orderBy('id', 'desc')
+      .execute();
+  }
+
+  async updateKey(
+    keyId: number,
+    changes: { revoked_at?: number; expires_at?: number | null; rotated_to_id?: number },
+    executor: Executor = this.db,
+  ): Promise<void> {
+    await executor.updateTable('api_keys').set(changes).where('id', '=', keyId).execute();
+  }
+
+  async insertAudit(entry: AuditEntry, executor: Executor = this.db): Promise<void> {
+    await executor.insertInto('audit_log').values(entry).execute();
+  }
+
+  async listAudit(userId: number, limit: number, offset: number) {
+    const [entries, count] = await Promise.all([
+      this.db
+        .selectFrom('audit_log')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .offset(offset)
+        .execute(),
+      this.db
+        .selectFrom('audit_log')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('user_id', '=', userId)
+        .executeTakeFirstOrThrow(),
+    ]);
+    return { entries, total: Number(count.n) };
+  }
+}

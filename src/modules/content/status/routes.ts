@@ -1,0 +1,63 @@
+// The public status page and its 30-day history.
+import Type from 'typebox';
+import type { Services } from '../../../app.ts';
+import type { App } from '../../../platform/http.ts';
+import { DateTime, Nullable } from '../../../platform/schemas.ts';
+
+const State = Type.Enum(['operational', 'degraded', 'outage']);
+
+const ComponentStatus = Type.Object(
+  {
+    name: Type.String(),
+    status: Type.String({ enum: ['operational', 'degraded', 'outage'] }),
+    description: Type.Optional(Nullable(Type.String())),
+  },
+  { title: 'ComponentStatus' },
+);
+
+const StatusResponse = Type.Object({
+  overall_status: State,
+  last_updated: DateTime(),
+  components: Type.Array(ComponentStatus),
+});
+
+const HistoryResponse = Type.Object({
+  uptime_percentages: Type.Record(Type.String(), Type.Number(), {
+    description:
+      'Per component: share of stored checks in the last 30 days that were not an outage, in percent.',
+  }),
+  daily_statuses: Type.Record(Type.String(), Type.Record(Type.String(), State), {
+    description:
+      "Per UTC date, per component: outage when at least half that day's checks were outages, degraded when any " +
+      'check was not operational, else operational.',
+  }),
+});
+
+export async function statusRoutes(app: App, { status }: Services): Promise<void> {
+  app.get(
+    '/status',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['meta'],
+        summary: 'Live status of each component',
+        description: 'Checks run live (cached for 2 s). The overall status is the worst component status.',
+        response: { 200: StatusResponse },
+      },
+    },
+    async () => status.current(),
+  );
+
+  app.get(
+    '/status/history',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['meta'],
+        summary: 'Uptime and daily status over 30 days',
+        response: { 200: HistoryResponse },
+      },
+    },
+    async () => status.history(),
+  );
+}

@@ -1,0 +1,81 @@
+// Kysely over better-sqlite3 (embedded) or pg (scale-out), and the migration runner shared by both.
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { DatabaseConfig } from '../../config.ts';
+import type { Dialect } from './migrations/helpers.ts';
+import { migrationProvider } from './migrations/index.ts';
+import type { Database } from './schema.ts';
+
+export type { Dialect } from './migrations/helpers.ts';
+export type { Database } from './schema.ts';
+export type DB = Kysely<Database>;
+
+// pg returns int8 and numeric as strings; every id and timestamp here fits a double exactly.
+pg.types.setTypeParser(20, (v) => Number(v));
+pg.types.setTypeParser(1700, (v) => Number(v));
+
+export interface DatabaseHandle {
+  db: DB;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+export function openDatabase(config: DatabaseConfig, options: { poolSize?: number } = {}): DatabaseHandle {
+  if (config.kind === 'sqlite') {
+    if (config.path !== ':memory:') fs.mkdirSync(path.dirname(config.path), { recursive: true });
+    const sqlite = new SQLite(config.path);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('busy_timeout = 5000');
+    sqlite.pragma('synchronous = NORMAL');
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    return { db, dialect: 'sqlite', close: () => db.destroy() };
+  }
+  const pool = new pg.Pool({
+    connectionString: config.url,
+    max: options.poolSize ?? 10,
+    connectionTimeoutMillis: 5000,
+    idleTimeoutMillis: 30_000,
+  });
+  // An idle client losing its connection must not crash the process; the next query reports it.
+  pool.on('error', () => {});
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: 'postgres', close: () => db.destroy() };
+}
+
+export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]> {
+  const migrator = new Migrator({ db: handle.db, provider: migrationProvider(handle.dialect) });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+export async function pingDatabase(db: DB): Promise<void> {
+  await sql`select 1`.execute(db);
+}
+
+/** True for errors that mean the database is unreachable or busy (→ 503), not a bug (→ 500). */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const e = error as { code?: string; message?: string } | undefined;
+  if (!e || typeof e !== 'object') return false;
+  const code = e.code ?? '';
+  return (
+    [
+      'ECONNREFUSED',
+      'ECONNRESET',
+      'ETIMEDOUT',
+      'ENOTFOUND',
+      'EPIPE',
+      'SQLITE_BUSY',
+      'SQLITE_LOCKED',
+    ].includes(code) ||
+    code.startsWith('08') || // connection exception class
+    ['57P01', '57P02', '57P03', '53300'].includes(code) ||
+    /Connection terminated|timeout exceeded when trying to connect|driver has already been destroyed/i.test(
+      e.message ?? '',
+    )
+  );
+}

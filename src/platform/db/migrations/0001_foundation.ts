@@ -1,0 +1,114 @@
+import type { Kysely } from 'kysely';
+import { type Dialect, withId } from './helpers.ts';
+
+export function foundation(dialect: Dialect) {
+  return {
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema
+        .createTable('users')
+        .$call((t) => withId(t, dialect))
+        .addColumn('email', 'varchar(320)', (c) => c.notNull().unique())
+        .addColumn('full_name', 'varchar(200)')
+        .addColumn('is_active', 'integer', (c) => c.notNull().defaultTo(1))
+        .addColumn('organization_role', 'varchar(32)', (c) => c.notNull())
+        .addColumn('plan', 'varchar(32)', (c) => c.notNull())
+        .addColumn('subscription_status', 'varchar(32)', (c) => c.notNull())
+        .addColumn('current_period_end', 'bigint')
+        .addColumn('cancel_at_period_end', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .execute();
+
+      await db.schema
+        .createTable('api_keys')
+        .$call((t) => withId(t, dialect))
+        .addColumn('user_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('name', 'varchar(100)', (c) => c.notNull())
+        .addColumn('prefix', 'varchar(16)', (c) => c.notNull())
+        .addColumn('key_hash', 'char(64)', (c) => c.notNull().unique())
+        .addColumn('permissions', 'varchar(200)', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('last_used_at', 'bigint')
+        .addColumn('expires_at', 'bigint')
+        .addColumn('revoked_at', 'bigint')
+        .addColumn('rotated_to_id', 'bigint')
+        .execute();
+      await db.schema.createIndex('api_keys_user_idx').on('api_keys').columns(['user_id', 'id']).execute();
+
+      await db.schema
+        .createTable('audit_log')
+        .$call((t) => withId(t, dialect))
+        .addColumn('user_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('actor_user_id', 'bigint')
+        .addColumn('action', 'varchar(64)', (c) => c.notNull())
+        .addColumn('target_type', 'varchar(64)', (c) => c.notNull())
+        .addColumn('target_id', 'varchar(64)')
+        .addColumn('detail', 'text')
+        .addColumn('request_id', 'varchar(128)')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('audit_log_user_idx').on('audit_log').columns(['user_id', 'id']).execute();
+
+      await db.schema
+        .createTable('usage_daily')
+        .addColumn('user_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('date', 'varchar(10)', (c) => c.notNull())
+        .addColumn('request_count', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('usage_daily_pk', ['user_id', 'date'])
+        .execute();
+
+      await db.schema
+        .createTable('idempotency_keys')
+        .$call((t) => withId(t, dialect))
+        .addColumn('user_id', 'bigint', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('idempotency_key', 'varchar(255)', (c) => c.notNull())
+        .addColumn('request_hash', 'char(64)', (c) => c.notNull())
+        .addColumn('state', 'varchar(16)', (c) => c.notNull())
+        .addColumn('response_status', 'integer')
+        .addColumn('response_headers', 'text')
+        .addColumn('response_body', 'text')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .addUniqueConstraint('idempotency_keys_user_key_uq', ['user_id', 'idempotency_key'])
+        .execute();
+      await db.schema
+        .createIndex('idempotency_keys_expiry_idx')
+        .on('idempotency_keys')
+        .column('expires_at')
+        .execute();
+
+      await db.schema
+        .createTable('jobs')
+        .$call((t) => withId(t, dialect))
+        .addColumn('type', 'varchar(64)', (c) => c.notNull())
+        .addColumn('payload', 'text', (c) => c.notNull())
+        .addColumn('status', 'varchar(16)', (c) => c.notNull())
+        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('max_attempts', 'integer', (c) => c.notNull())
+        .addColumn('run_at', 'bigint', (c) => c.notNull())
+        .addColumn('locked_until', 'bigint')
+        .addColumn('locked_by', 'varchar(64)')
+        .addColumn('last_error', 'text')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addColumn('finished_at', 'bigint')
+        .execute();
+      await db.schema.createIndex('jobs_claim_idx').on('jobs').columns(['status', 'run_at']).execute();
+
+      await db.schema
+        .createTable('status_checks')
+        .$call((t) => withId(t, dialect))
+        .addColumn('component', 'varchar(64)', (c) => c.notNull())
+        .addColumn('status', 'varchar(16)', (c) => c.notNull())
+        .addColumn('detail', 'text')
+        .addColumn('latency_ms', 'integer')
+        .addColumn('checked_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('status_checks_time_idx')
+        .on('status_checks')
+        .columns(['checked_at', 'component'])
+        .execute();
+    },
+  };
+}

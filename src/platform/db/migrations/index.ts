@@ -1,0 +1,14 @@
+// One migration set for both databases; each migration gets the dialect for the few type differences.
+import type { Migration, MigrationProvider } from 'kysely';
+import { foundation } from './0001_foundation.ts';
+import type { Dialect } from './helpers.ts';
+
+export function migrationProvider(dialect: Dialect): MigrationProvider {
+  return {
+    async getMigrations(): Promise<Record<string, Migration>> {
+      return {
+        '0001_foundation': foundation(dialect),
+      };
+    },
+  };
+}

@@ -1,0 +1,103 @@
+// Table types for Kysely. Timestamps are epoch milliseconds, booleans 0/1 and JSON is text on both
+// databases, so queries behave identically on SQLite and PostgreSQL.
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+export interface UsersTable {
+  id: Generated<number>;
+  email: string;
+  full_name: string | null;
+  is_active: number;
+  organization_role: string;
+  plan: string;
+  subscription_status: string;
+  current_period_end: number | null;
+  cancel_at_period_end: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ApiKeysTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  prefix: string;
+  key_hash: string;
+  permissions: string;
+  created_at: number;
+  last_used_at: number | null;
+  expires_at: number | null;
+  revoked_at: number | null;
+  rotated_to_id: number | null;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  user_id: number;
+  actor_user_id: number | null;
+  action: string;
+  target_type: string;
+  target_id: string | null;
+  detail: string | null;
+  request_id: string | null;
+  created_at: number;
+}
+
+export interface UsageDailyTable {
+  user_id: number;
+  date: string;
+  request_count: number;
+}
+
+export interface IdempotencyKeysTable {
+  id: Generated<number>;
+  user_id: number;
+  idempotency_key: string;
+  request_hash: string;
+  state: string;
+  response_status: number | null;
+  response_headers: string | null;
+  response_body: string | null;
+  created_at: number;
+  expires_at: number;
+}
+
+export interface JobsTable {
+  id: Generated<number>;
+  type: string;
+  payload: string;
+  status: string;
+  attempts: number;
+  max_attempts: number;
+  run_at: number;
+  locked_until: number | null;
+  locked_by: string | null;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+  finished_at: number | null;
+}
+
+export interface StatusChecksTable {
+  id: Generated<number>;
+  component: string;
+  status: string;
+  detail: string | null;
+  latency_ms: number | null;
+  checked_at: number;
+}
+
+export interface Database {
+  users: UsersTable;
+  api_keys: ApiKeysTable;
+  audit_log: AuditLogTable;
+  usage_daily: UsageDailyTable;
+  idempotency_keys: IdempotencyKeysTable;
+  jobs: JobsTable;
+  status_checks: StatusChecksTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type JobRow = Selectable<JobsTable>;

@@ -1,0 +1,147 @@
+// Turns every failure, including unknown routes and methods, into problem+json.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import FindMyWay from 'find-my-way';
+import { isDatabaseUnavailable } from './db/index.ts';
+import { ApiError, type FieldError, problem } from './errors.ts';
+import { isRedisUnavailable } from './redis.ts';
+import { fieldErrors } from './validation.ts';
+
+const PART_NAMES: Record<string, string> = {
+  body: 'body',
+  querystring: 'query',
+  params: 'path',
+  headers: 'header',
+};
+const PART_WORDS: Record<string, string> = {
+  body: 'request body',
+  querystring: 'query string',
+  params: 'path',
+  headers: 'request headers',
+};
+
+const FASTIFY_CODES: Record<string, { code: string; detail: string }> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    code: 'unsupported_media_type',
+    detail: 'Send request bodies as JSON with `Content-Type: application/json`.',
+  },
+  FST_ERR_CTP_BODY_TOO_LARGE: {
+    code: 'payload_too_large',
+    detail: 'The request body is larger than this route accepts.',
+  },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    code: 'invalid_content_length',
+    detail: 'The Content-Length header does not match the body.',
+  },
+  FST_ERR_CTP_EMPTY_JSON_BODY: {
+    code: 'invalid_json',
+    detail: 'The body is empty although Content-Type says JSON.',
+  },
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'invalid_json', detail: 'The request body is not valid JSON.' },
+  FST_ERR_BAD_URL: { code: 'bad_url', detail: 'The request URL is malformed.' },
+  FST_ERR_ASYNC_CONSTRAINT: { code: 'bad_request', detail: 'The request could not be routed.' },
+  FST_ERR_CTP_INVALID_TYPE: {
+    code: 'unsupported_media_type',
+    detail: 'The Content-Type header is malformed.',
+  },
+};
+
+export function sendProblem(
+  reply: FastifyReply,
+  status: number,
+  code: string,
+  detail: string,
+  errors?: FieldError[],
+): FastifyReply {
+  const body = problem(status, code, detail, String(reply.request.id), errors);
+  return reply.code(status).type('application/problem+json').send(JSON.stringify(body));
+}
+
+function describeValidation(context: string, errors: FieldError[]): string {
+  const where = PART_WORDS[context] ?? context;
+  const first = errors.slice(0, 3).map((e) => `${e.path} ${e.message}`);
+  const more = errors.length > 3 ? ` (and ${errors.length - 3} more)` : '';
+  return `The ${where} is invalid: ${first.join('; ')}${more}.`;
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  // Every (method, path) the app serves, to tell 405 from 404.
+  const known = FindMyWay({ ignoreTrailingSlash: false });
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      if (method === 'HEAD') continue;
+      try {
+        known.on(method as 'GET', route.url, () => {});
+      } catch {
+        // Duplicate shapes are fine: one entry is enough to answer "this path exists".
+      }
+    }
+  });
+
+  app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const allowed = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter(
+      (m) => m !== request.method && known.find(m as 'GET', path) !== null,
+    );
+    if (allowed.length > 0) {
+      reply.header('Allow', allowed.join(', '));
+      return sendProblem(
+        reply,
+        405,
+        'method_not_allowed',
+        `${request.method} is not allowed here; use ${allowed.join(', ')}.`,
+      );
+    }
+    return sendProblem(reply, 404, 'not_found', `No route matches ${request.method} ${path.slice(0, 200)}.`);
+  });
+
+  app.setErrorHandler((error: FastifyError & { validationContext?: string }, request, reply) => {
+    if (error instanceof ApiError) {
+      for (const [name, value] of Object.entries(error.extra.headers ?? {})) reply.header(name, value);
+      return sendProblem(reply, error.status, error.code, error.detail, error.extra.errors);
+    }
+    if (error.validation) {
+      const context = error.validationContext ?? 'body';
+      const errors = fieldErrors(error.validation as never, PART_NAMES[context] ?? context);
+      return sendProblem(reply, 400, 'validation_failed', describeValidation(context, errors), errors);
+    }
+    const known = error.code ? FASTIFY_CODES[error.code] : undefined;
+    if (known) {
+      const status =
+        error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+      return sendProblem(reply, status, known.code, known.detail);
+    }
+    if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
+      return sendProblem(reply, 400, 'invalid_json', 'The request body is not valid JSON.');
+    }
+    if (isDatabaseUnavailable(error) || isRedisUnavailable(error)) {
+      request.log.warn({ err: error }, 'dependency unavailable');
+      reply.header('Retry-After', 5);
+      return sendProblem(
+        reply,
+        503,
+        'service_unavailable',
+        'A dependency of the service is unavailable; retry shortly.',
+      );
+    }
+    if (error.statusCode === 503) {
+      reply.header('Retry-After', 5);
+      return sendProblem(reply, 503, 'service_unavailable', 'The service is overloaded; retry shortly.');
+    }
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      return sendProblem(
+        reply,
+        error.statusCode,
+        'bad_request',
+        'The request could not be processed as sent.',
+      );
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return sendProblem(
+      reply,
+      500,
+      'internal_error',
+      'Something went wrong on our side; the request id identifies it in our logs.',
+    );
+  });
+}

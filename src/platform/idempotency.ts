@@ -1,0 +1,172 @@
+// Idempotency-Key on POST: the first response is stored (encrypted) for 24 h and replayed for retries.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Clock } from './clock.ts';
+import { type SecretBox, sha256Hex } from './crypto.ts';
+import type { DB } from './db/index.ts';
+import { ApiError, badRequest, conflict } from './errors.ts';
+
+const TTL_MS = 24 * 3600 * 1000;
+// A "running" record older than this belongs to a request that died with its process.
+const ABANDONED_MS = 60_000;
+const REPLAYED_HEADERS = ['content-type', 'location'];
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    idempotencyRecordId: number | null;
+  }
+}
+
+export class IdempotencyStore {
+  constructor(
+    private readonly db: DB,
+    private readonly clock: Clock,
+  ) {}
+
+  find(userId: number, key: string) {
+    return this.db
+      .selectFrom('idempotency_keys')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('idempotency_key', '=', key)
+      .executeTakeFirst();
+  }
+
+  async insertRunning(userId: number, key: string, requestHash: string): Promise<number | null> {
+    const now = this.clock.now();
+    const row = await this.db
+      .insertInto('idempotency_keys')
+      .values({
+        user_id: userId,
+        idempotency_key: key,
+        request_hash: requestHash,
+        state: 'running',
+        created_at: now,
+        expires_at: now + TTL_MS,
+      })
+      .onConflict((oc) => oc.columns(['user_id', 'idempotency_key']).doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    return row?.id ?? null;
+  }
+
+  async remove(id: number): Promise<void> {
+    await this.db.deleteFrom('idempotency_keys').where('id', '=', id).execute();
+  }
+
+  async finish(
+    id: number,
+    status: number,
+    headers: Record<string, string>,
+    sealedBody: string,
+  ): Promise<void> {
+    await this.db
+      .updateTable('idempotency_keys')
+      .set({
+        state: 'done',
+        response_status: status,
+        response_headers: JSON.stringify(headers),
+        response_body: sealedBody,
+      })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async purgeExpired(): Promise<number> {
+    const result = await this.db
+      .deleteFrom('idempotency_keys')
+      .where('expires_at', '<=', this.clock.now())
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+}
+
+export interface IdempotencyOptions {
+  store: IdempotencyStore;
+  box: SecretBox;
+  clock: Clock;
+}
+
+function requestHash(request: FastifyRequest): string {
+  return sha256Hex(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`);
+}
+
+export const idempotencyPlugin = fp(
+  async (app: FastifyInstance, { store, box, clock }: IdempotencyOptions) => {
+    app.decorateRequest('idempotencyRecordId', null);
+
+    // preHandler runs after validation, so requests that fail validation are never stored.
+    app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
+      if (request.method !== 'POST' || !request.principal) return;
+      const header = request.headers['idempotency-key'];
+      if (header === undefined) return;
+      const key = Array.isArray(header) ? header[0] : header;
+      if (key === undefined || key.length === 0 || key.length > 255) {
+        throw badRequest('Idempotency-Key must be 1 to 255 characters.', 'header.idempotency-key');
+      }
+      const userId = request.principal.userId;
+      const hash = requestHash(request);
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const existing = await store.find(userId, key);
+        const now = clock.now();
+        if (
+          existing &&
+          (existing.expires_at <= now ||
+            (existing.state === 'running' && existing.created_at < now - ABANDONED_MS))
+        ) {
+          await store.remove(existing.id);
+          continue;
+        }
+        if (existing) {
+          if (existing.request_hash !== hash) {
+            throw new ApiError(
+              422,
+              'idempotency_key_reused',
+              'This Idempotency-Key was already used with a different request; use a new key for a new request.',
+            );
+          }
+          if (existing.state === 'running') {
+            throw conflict(
+              'A request with this Idempotency-Key is still being processed; retry shortly.',
+              'idempotency_in_progress',
+            );
+          }
+          const headers = JSON.parse(existing.response_headers ?? '{}') as Record<string, string>;
+          for (const [name, value] of Object.entries(headers)) reply.header(name, value);
+          reply.header('Idempotent-Replayed', 'true');
+          reply.code(existing.response_status ?? 200);
+          return reply.send(existing.response_body ? box.decrypt(existing.response_body) : undefined);
+        }
+        const id = await store.insertRunning(userId, key, hash);
+        if (id !== null) {
+          request.idempotencyRecordId = id;
+          return;
+        }
+      }
+      throw conflict(
+        'A request with this Idempotency-Key is still being processed; retry shortly.',
+        'idempotency_in_progress',
+      );
+    });
+
+    app.addHook('onSend', async (request, reply, payload) => {
+      const id = request.idempotencyRecordId;
+      if (id === null) return payload;
+      request.idempotencyRecordId = null;
+      // A server-side failure is not final: let the client retry with the same key.
+      if (reply.statusCode >= 500) {
+        await store.remove(id);
+        return payload;
+      }
+      const body =
+        typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '';
+      const headers: Record<string, string> = {};
+      for (const name of REPLAYED_HEADERS) {
+        const value = reply.getHeader(name);
+        if (value !== undefined) headers[name] = String(value);
+      }
+      await store.finish(id, reply.statusCode, headers, box.encrypt(body));
+      return payload;
+    });
+  },
+);

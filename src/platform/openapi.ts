@@ -1,0 +1,111 @@
+// OpenAPI 3.1 generated from the route schemas; every route gets its security and error responses here.
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
+import { API_VERSION, type Config } from '../config.ts';
+import type { Access } from './auth.ts';
+import { ProblemSchema } from './schemas.ts';
+
+const ERROR_TEXT: Record<number, string> = {
+  400: 'Invalid input; `errors` lists the failing fields.',
+  401: 'Missing, unknown, revoked or expired API key.',
+  403: 'The key lacks the permission or the plan lacks the entitlement.',
+  404: 'No such resource, or it belongs to another user.',
+  405: 'Method not allowed on this path.',
+  409: 'Conflicts with the current state (or an Idempotency-Key request still running).',
+  413: 'Request body too large.',
+  415: 'Request body is not JSON.',
+  422: 'Idempotency-Key reused with a different request.',
+  429: 'Rate limit or quota exceeded; see `Retry-After` and the `X-RateLimit-*` headers.',
+  500: 'Unexpected error; the body carries the request id.',
+  503: 'A dependency is unavailable or the service is overloaded; retry after `Retry-After`.',
+};
+
+const problemResponse = (status: number) => ({
+  description: ERROR_TEXT[status],
+  content: { 'application/problem+json': { schema: { $ref: 'Problem#' } } },
+});
+
+export const RATE_LIMIT_HEADERS = {
+  'X-RateLimit-Limit': {
+    type: 'integer',
+    description: 'The daily quota (the burst limit on plans without one).',
+  },
+  'X-RateLimit-Remaining': { type: 'integer', description: 'Requests left in the window.' },
+  'X-RateLimit-Reset': { type: 'integer', description: 'Unix epoch seconds when the window resets.' },
+};
+
+function errorStatuses(route: RouteOptions, access: Access | undefined): number[] {
+  const schema = route.schema as FastifySchema | undefined;
+  const methods = Array.isArray(route.method) ? route.method : [route.method];
+  const statuses = new Set([404, 429, 500, 503]);
+  if (schema?.body || schema?.querystring || schema?.params) statuses.add(400);
+  if (access !== undefined && access !== 'public') {
+    statuses.add(401);
+    statuses.add(403);
+  }
+  if (methods.some((m) => ['POST', 'PUT', 'PATCH'].includes(m))) {
+    for (const s of [400, 409, 413, 415]) statuses.add(s);
+  }
+  if (methods.includes('POST') && access !== 'public') statuses.add(422);
+  return [...statuses].sort();
+}
+
+/** Called from onRoute: fills in what every route's OpenAPI entry must carry. */
+export function decorateRouteSchema(route: RouteOptions): void {
+  if (route.url.startsWith('/docs') || route.schema?.hide) return;
+  const access = (route.config as { access?: Access } | undefined)?.access;
+  if (route.url.startsWith('/api') && access === undefined) {
+    throw new Error(`Route ${route.method} ${route.url} must declare config.access`);
+  }
+  route.schema ??= {};
+  const schema = route.schema as FastifySchema & Record<string, unknown>;
+  if (!schema.response) throw new Error(`Route ${route.method} ${route.url} must declare a response schema`);
+  schema.security =
+    access === undefined || access === 'public' ? [] : [{ bearerAuth: [] }, { apiKeyHeader: [] }];
+  const response = schema.response as Record<string, unknown>;
+  for (const status of errorStatuses(route, access)) {
+    response[String(status)] ??= problemResponse(status);
+  }
+  if (access !== undefined && access !== 'public') {
+    for (const [status, value] of Object.entries(response)) {
+      if (!status.startsWith('2') || typeof value !== 'object' || value === null) continue;
+      const entry = value as Record<string, unknown>;
+      entry.headers ??= RATE_LIMIT_HEADERS;
+    }
+  }
+}
+
+export async function registerOpenApi(app: FastifyInstance, config: Config): Promise<void> {
+  app.addSchema(ProblemSchema);
+  const servers = [{ url: config.publicBaseUrl, description: 'production' }];
+  if (config.stagingBaseUrl) servers.push({ url: config.stagingBaseUrl, description: 'staging' });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Crestwatch API',
+        version: API_VERSION,
+        description:
+          'Trend intelligence: trends with explainable metrics, AI insights, crisis events with verifiable evidence, ' +
+          'and alerts pushed into the tools teams use. Errors are RFC 9457 problem+json.',
+      },
+      servers,
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', description: '`Authorization: Bearer <API_KEY>`' },
+          apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+        },
+      },
+      tags: [
+        { name: 'account', description: 'Profile, API keys, usage and audit log' },
+        { name: 'operator', description: 'Operator routes (permission `admin`)' },
+        { name: 'meta', description: 'Plans, status and the API description' },
+      ],
+    },
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`),
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+}

@@ -1,0 +1,60 @@
+// Schema building blocks shared by every module.
+import Type, { type TProperties, type TSchema } from 'typebox';
+
+/** A request body object: unknown fields are errors. */
+export const StrictObject = <T extends TProperties>(properties: T, options: Record<string, unknown> = {}) =>
+  Type.Object(properties, { additionalProperties: false, ...options });
+
+/** A free-form object whose keys the serialiser must keep. */
+export const FreeForm = (options: Record<string, unknown> = {}) =>
+  Type.Object({}, { additionalProperties: true, ...options });
+
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const DateTime = (options: Record<string, unknown> = {}) =>
+  Type.String({ format: 'date-time', examples: ['2026-11-21T10:00:00Z'], ...options });
+
+export const DateOnly = (options: Record<string, unknown> = {}) =>
+  Type.String({ format: 'date', examples: ['2026-11-21'], ...options });
+
+export const IdParam = (name: string, description: string) =>
+  Type.Object(
+    { [name]: Type.Integer({ minimum: 1, maximum: 9_007_199_254_740_991, description }) },
+    {
+      additionalProperties: false,
+    },
+  );
+
+export const Pagination = {
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Page size (1–100).' }),
+  ),
+  offset: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0, description: 'Items to skip.' }),
+  ),
+};
+
+export const PageMeta = Type.Object({
+  total: Type.Integer(),
+  limit: Type.Integer(),
+  offset: Type.Integer(),
+});
+
+export const ProblemSchema = Type.Object(
+  {
+    type: Type.String({ description: 'A URI naming the problem type.' }),
+    title: Type.String(),
+    status: Type.Integer(),
+    detail: Type.String({ description: 'A readable sentence saying what went wrong.' }),
+    code: Type.String({ description: 'A stable machine-readable code, e.g. `validation_failed`.' }),
+    request_id: Type.String(),
+    errors: Type.Optional(
+      Type.Array(Type.Object({ path: Type.String(), message: Type.String() }), {
+        description: 'The failing fields, for validation errors.',
+      }),
+    ),
+  },
+  { $id: 'Problem', title: 'Problem', description: 'RFC 9457 problem details.' },
+);
+
+export const NoContent = Type.Null({ description: 'No content.' });
