@@ -202,6 +202,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     }
   });
   app.addHook('onRoute', (route) => decorateRouteSchema(route));
+  // Routes whose whole body is optional treat "no body" as an empty object.
+  app.addHook('preValidation', async (request) => {
+    if (request.body === undefined && request.routeOptions.config.optionalBody) request.body = {};
+  });
   registerErrorHandling(app);
   if (config.corsOrigins.length > 0) {
     await app.register(cors, {

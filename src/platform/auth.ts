@@ -39,6 +39,8 @@ export interface KeyLookup {
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
+    /** The route's body may be omitted entirely (it is then `{}`). */
+    optionalBody?: boolean;
   }
   interface FastifyRequest {
     principal: Principal | null;

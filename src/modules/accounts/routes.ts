@@ -105,7 +105,7 @@ export async function accountRoutes(app: App, { accounts, config }: Services): P
   app.post(
     '/api/user/api-keys/:key_id/rotate',
     {
-      config: write,
+      config: { ...write, optionalBody: true },
       schema: {
         tags: ['account'],
         summary: 'Rotate an API key',

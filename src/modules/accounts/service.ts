@@ -433,7 +433,7 @@ export class AccountsService {
       await this.createOperator(options.bootstrapApiKey);
       return null;
     }
-    if (!options.embedded || (await this.store.countUsers()) > 0) return null;
+    if (!options.embedded || (await this.store.hasOperator())) return null;
     const { key } = generateApiKey();
     await this.createOperator(key);
     fs.mkdirSync(options.dataDir, { recursive: true });

@@ -87,12 +87,13 @@ export class AccountsStore {
     return { users, total: Number(count.n) };
   }
 
-  async countUsers(): Promise<number> {
+  async hasOperator(): Promise<boolean> {
     const row = await this.db
       .selectFrom('users')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
+      .select('id')
+      .where('organization_role', '=', 'admin')
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   async updateUser(

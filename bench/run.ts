@@ -1,0 +1,206 @@
+// `npm run bench`: the overhead of Crestwatch's request pipeline (auth, burst limit, quota, usage counting,
+// hooks, response schema) on an authenticated read route, against a bare Fastify app serving the same JSON.
+//
+// Each server runs in its own process; autocannon runs here. Targets are warmed up, then measured alternately
+// (baseline, measured) so both see the same machine conditions. Exit code 0 whether or not the goal is met;
+// 1 only when the benchmark itself could not run or its checks failed.
+//
+// Environment: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 50), BENCH_WARMUP (s, default 2),
+// BENCH_PIPELINING (default 1), BENCH_ROUNDS (default 1), BENCH_PROFILE_DIR (write a V8 CPU profile of the
+// measured server there).
+import os from 'node:os';
+import path from 'node:path';
+import { generateApiKey } from '../src/modules/accounts/service.ts';
+import {
+  benchSettings,
+  combine,
+  type LoadSummary,
+  makeTempDir,
+  progress,
+  removeDir,
+  report,
+  runAutocannon,
+  startTarget,
+  type Target,
+  verdict,
+} from './lib.ts';
+
+const GOAL_RATIO = 0.6;
+const ROUTE = '/api/user/profile';
+const USAGE_ROUTE = '/api/user/api-usage';
+const RATE_LIMIT_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
+
+class CheckFailed extends Error {}
+
+function check(condition: unknown, message: string): asserts condition {
+  if (!condition) throw new CheckFailed(message);
+}
+
+async function main(): Promise<number> {
+  const settings = benchSettings();
+  const tmp = makeTempDir();
+  const operatorKey = generateApiKey().key;
+  const headers = { authorization: `Bearer ${operatorKey}` };
+  const targets: Target[] = [];
+
+  const cleanup = async () => {
+    for (const target of targets.splice(0).reverse()) {
+      progress(`closing ${target.name}…`);
+      await target
+        .close()
+        .catch((error: Error) => progress(`closing ${target.name} failed: ${error.message}`));
+    }
+    removeDir(tmp);
+  };
+  const interrupted = () => {
+    progress('interrupted; cleaning up…');
+    void cleanup().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
+
+  process.stdout.write(
+    `Crestwatch request-pipeline benchmark: GET ${ROUTE}\n` +
+      `node ${process.version}, ${os.cpus().length} CPU(s); ${settings.connections} connections, ` +
+      `pipelining ${settings.pipelining}, ${settings.warmup} s warm-up + ${settings.rounds} × ${settings.duration} s ` +
+      `per target; goal: measured/baseline req/s ≥ ${GOAL_RATIO}\n`,
+  );
+
+  try {
+    // ---------- measured target: the real app on a fresh SQLite database
+    progress('starting Crestwatch (measured) on a fresh SQLite database…');
+    const profileArgs = settings.profileDir
+      ? ['--cpu-prof', `--cpu-prof-dir=${settings.profileDir}`, '--cpu-prof-name=crestwatch-bench.cpuprofile']
+      : [];
+    const measured = await startTarget(
+      'crestwatch',
+      {
+        kind: 'crestwatch',
+        env: {
+          DATABASE_URL: `sqlite:${path.join(tmp, 'bench.db')}`,
+          DATA_DIR: tmp,
+          SECRET_KEY: 'bench-secret-key-0123456789abcdef0123456789',
+          BOOTSTRAP_API_KEY: operatorKey,
+          LOG_LEVEL: 'silent',
+          PLANS: JSON.stringify({ enterprise: { burst_per_second: 1_000_000 } }),
+        },
+      },
+      { nodeArgs: profileArgs },
+    );
+    targets.push(measured);
+    progress(`crestwatch listening at ${measured.url} (pid ${measured.pid})`);
+
+    // One request first: it must succeed and carry the rate-limit headers; its body is the baseline's payload.
+    const probe = await fetch(measured.url + ROUTE, { headers });
+    const body = await probe.text();
+    check(probe.status === 200, `GET ${ROUTE} answered ${probe.status}, not 200: ${body.slice(0, 300)}`);
+    const missing = RATE_LIMIT_HEADERS.filter((h) => !probe.headers.has(h));
+    check(missing.length === 0, `GET ${ROUTE} lacks ${missing.join(', ')}`);
+    const probes = 1;
+    process.stdout.write(
+      `probe: 200, ${RATE_LIMIT_HEADERS.map((h) => `${h}: ${probe.headers.get(h)}`).join(', ')}; ` +
+        `payload ${Buffer.byteLength(body)} bytes\n`,
+    );
+
+    // ---------- baseline: bare Fastify, same payload from memory
+    progress('starting bare Fastify (baseline)…');
+    const baseline = await startTarget('baseline', {
+      kind: 'static-json',
+      path: ROUTE,
+      payload: JSON.parse(body) as unknown,
+    });
+    targets.push(baseline);
+    progress(`baseline listening at ${baseline.url} (pid ${baseline.pid})`);
+    const same = await (await fetch(baseline.url + ROUTE)).text();
+    check(same === body, `the baseline's payload differs from the measured one:\n${same}\n${body}`);
+
+    const load = (target: Target, duration: number, title: string) =>
+      runAutocannon({
+        url: target.url + ROUTE,
+        headers,
+        duration,
+        connections: settings.connections,
+        pipelining: settings.pipelining,
+        title,
+        serverPid: target.pid,
+      });
+    const runs = { baseline: [] as LoadSummary[], measured: [] as LoadSummary[] };
+    let measuredWarmup: LoadSummary | undefined;
+
+    // ---------- warm-up, then alternate
+    if (settings.warmup > 0) {
+      progress(`warming up baseline… (${settings.warmup} s)`);
+      await load(baseline, settings.warmup, 'baseline warm-up');
+      progress(`warming up measured… (${settings.warmup} s)`);
+      measuredWarmup = await load(measured, settings.warmup, 'measured warm-up');
+    }
+    for (let round = 1; round <= settings.rounds; round++) {
+      const of = settings.rounds > 1 ? ` (round ${round}/${settings.rounds})` : '';
+      for (const [key, target] of [
+        ['baseline', baseline],
+        ['measured', measured],
+      ] as const) {
+        progress(`measuring ${key}${of}… (${settings.duration} s)`);
+        const result = await load(target, settings.duration, key);
+        runs[key].push(result);
+        progress(
+          `  ${key}: ${Math.round(result.reqPerSec)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, ` +
+            `non-2xx ${result.non2xx}, server CPU ${Math.round((result.serverCpu ?? 0) * 100)}%, ` +
+            `autocannon CPU ${Math.round((result.clientCpu ?? 0) * 100)}%`,
+        );
+      }
+    }
+
+    const base = combine('baseline (bare Fastify)', runs.baseline);
+    const meas = combine('measured (Crestwatch)', runs.measured);
+    report(`GET ${ROUTE}, ${settings.connections} connections, ${settings.duration} s per run`, [base, meas]);
+    const result = verdict(meas, base, GOAL_RATIO);
+    process.stdout.write(
+      `p50 latency ×${(meas.p50 / Math.max(base.p50, 0.001)).toFixed(2)}, ` +
+        `p99 latency ×${(meas.p99 / Math.max(base.p99, 0.001)).toFixed(2)} (measured / baseline)\n`,
+    );
+
+    // ---------- every measured request was counted
+    const usage = await fetch(measured.url + USAGE_ROUTE, { headers });
+    const usageBody = (await usage.json()) as { summary?: { requests_today?: number } };
+    check(usage.status === 200, `GET ${USAGE_ROUTE} answered ${usage.status}`);
+    const counted = usageBody.summary?.requests_today;
+    check(typeof counted === 'number', `GET ${USAGE_ROUTE} has no summary.requests_today`);
+    const all = measuredWarmup ? [measuredWarmup, ...runs.measured] : runs.measured;
+    const sent = all.reduce((s, r) => s + r.sent, 0);
+    const answered2xx = all.reduce((s, r) => s + r.completed - r.non2xx, 0);
+    // A request written just before autocannon stopped may or may not have reached the server.
+    const low = probes + answered2xx;
+    const high = probes + sent;
+    const countedOk = counted >= low && counted <= high;
+    process.stdout.write(
+      `usage: requests_today = ${counted}; autocannon sent ${sent} to the measured route ` +
+        `(${answered2xx} answered 2xx) + ${probes} probe → expected ${low}…${high}: ` +
+        `${countedOk ? 'OK, every request was counted' : 'MISMATCH'}\n`,
+    );
+    check(countedOk, `requests_today (${counted}) is outside ${low}…${high}`);
+    if (meas.non2xx > 0 || meas.errors > 0) {
+      process.stdout.write(
+        `warning: the measured route had ${meas.non2xx} non-2xx responses and ${meas.errors} errors\n`,
+      );
+    }
+
+    process.stdout.write(
+      `\nRESULT: ${result.pass ? 'PASS' : 'FAIL'}: measured/baseline = ${result.ratio.toFixed(3)} ` +
+        `(${Math.round(meas.reqPerSec)} / ${Math.round(base.reqPerSec)} req/s), goal ≥ ${GOAL_RATIO}` +
+        `${result.pass ? '' : ' (not met; this is a report, exit code 0)'}\n`,
+    );
+    return 0;
+  } catch (error) {
+    if (error instanceof CheckFailed) process.stdout.write(`\nCHECK FAILED: ${error.message}\n`);
+    else process.stderr.write(`\nbenchmark failed: ${(error as Error).stack ?? error}\n`);
+    return 1;
+  } finally {
+    await cleanup();
+    if (settings.profileDir) {
+      progress(`CPU profile of the measured server: ${settings.profileDir}/crestwatch-bench.cpuprofile`);
+    }
+  }
+}
+
+process.exitCode = await main();

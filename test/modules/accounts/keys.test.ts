@@ -1,0 +1,324 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
+import { ManualClock } from '../../../src/platform/clock.ts';
+import { assertProblem, buildTestApp, call, createUser, type TestContext } from '../../helpers/app.ts';
+
+/** Every text value stored in every table, to prove a secret is absent. */
+async function allStoredText(ctx: TestContext): Promise<string> {
+  const db = ctx.app.services.db;
+  const tables = [
+    'users',
+    'api_keys',
+    'audit_log',
+    'usage_daily',
+    'idempotency_keys',
+    'jobs',
+    'status_checks',
+  ];
+  const chunks: string[] = [];
+  for (const table of tables) {
+    const rows = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(db);
+    chunks.push(JSON.stringify(rows.rows));
+  }
+  return chunks.join('\n');
+}
+
+describe('API keys', () => {
+  let ctx: TestContext;
+  const clock = new ManualClock(Date.parse('2026-11-21T10:00:00Z'));
+  before(async () => {
+    ctx = await buildTestApp({ clock });
+  });
+  after(async () => ctx.close());
+
+  test('a created key has the contract format and appears only in the create response', async () => {
+    const user = await createUser(ctx);
+    const created = await call(ctx.app, 'POST', '/api/user/api-keys', {
+      key: user.key,
+      body: { name: 'ci' },
+    });
+    assert.equal(created.statusCode, 201);
+    assert.match(created.data.api_key, /^cw_[0-9A-Za-z]{40}$/);
+    assert.equal(created.data.prefix, created.data.api_key.slice(0, 11));
+    assert.deepEqual(created.data.permissions, ['read', 'write']);
+    assert.equal(created.data.name, 'ci');
+    const list = await call(ctx.app, 'GET', '/api/user/api-keys', { key: user.key });
+    assert.equal(list.statusCode, 200);
+    assert.ok(!list.body.includes(created.data.api_key));
+    const listed = list.data.keys.find((k: { id: number }) => k.id === created.data.id);
+    assert.deepEqual(Object.keys(listed).sort(), [
+      'created_at',
+      'expires_at',
+      'id',
+      'is_active',
+      'last_used_at',
+      'name',
+      'permissions',
+      'prefix',
+    ]);
+    assert.equal(listed.is_active, true);
+    assert.equal(
+      (await call(ctx.app, 'GET', '/api/user/profile', { key: created.data.api_key })).statusCode,
+      200,
+    );
+  });
+
+  test('the database holds no plaintext key, idempotency records included', async () => {
+    const user = await createUser(ctx);
+    const created = await call(ctx.app, 'POST', '/api/user/api-keys', {
+      key: user.key,
+      body: { name: 'secret' },
+      headers: { 'idempotency-key': 'create-secret-1' },
+    });
+    assert.equal(created.statusCode, 201);
+    const rotated = await call(ctx.app, 'POST', `/api/user/api-keys/${created.data.id}/rotate`, {
+      key: user.key,
+      body: {},
+      headers: { 'idempotency-key': 'rotate-secret-1' },
+    });
+    assert.equal(rotated.statusCode, 201);
+    const stored = await allStoredText(ctx);
+    for (const key of [created.data.api_key, rotated.data.api_key, user.key, ctx.operatorKey]) {
+      assert.ok(!stored.includes(key), 'a plaintext key was found in the database');
+      assert.ok(!stored.includes(key.slice(11)), 'the secret part of a key was found in the database');
+    }
+  });
+
+  test('a key asking for a permission its creator lacks answers 403, on create and on rotate', async () => {
+    const user = await createUser(ctx, 'developer', ['read', 'write']);
+    const escalate = await call(ctx.app, 'POST', '/api/user/api-keys', {
+      key: user.key,
+      body: { name: 'root', permissions: ['read', 'admin'] },
+    });
+    assertProblem(escalate, 403);
+    assert.equal(escalate.data.code, 'permission_escalation');
+    // An ingest key made by the operator cannot be rotated by the user's narrower key.
+    const ingest = await call(ctx.app, 'POST', `/api/admin/users/${user.userId}/api-keys`, {
+      key: ctx.operatorKey,
+      body: { name: 'feeder', permissions: ['ingest'] },
+    });
+    assert.equal(ingest.statusCode, 201);
+    assertProblem(
+      await call(ctx.app, 'POST', `/api/user/api-keys/${ingest.data.id}/rotate`, { key: user.key, body: {} }),
+      403,
+    );
+    const narrower = await call(ctx.app, 'POST', '/api/user/api-keys', {
+      key: user.key,
+      body: { name: 'reader', permissions: ['read'] },
+    });
+    assert.equal(narrower.statusCode, 201);
+    assert.deepEqual(narrower.data.permissions, ['read']);
+  });
+
+  test('invalid key requests answer 400 naming the field', async () => {
+    const user = await createUser(ctx);
+    const past = await call(ctx.app, 'POST', '/api/user/api-keys', {
+      key: user.key,
+      body: { name: 'x', expires_at: '2020-01-01T00:00:00Z' },
+    });
+    assertProblem(past, 400);
+    assert.equal(past.data.errors[0].path, 'body.expires_at');
+    const noName = await call(ctx.app, 'POST', '/api/user/api-keys', {
+      key: user.key,
+      body: { permissions: ['read'] },
+    });
+    assertProblem(noName, 400);
+    assert.deepEqual(noName.data.errors, [{ path: 'body.name', message: 'is required' }]);
+    const coerced = await call(ctx.app, 'POST', '/api/user/api-keys', { key: user.key, body: { name: 5 } });
+    assertProblem(coerced, 400);
+    const badPerm = await call(ctx.app, 'POST', '/api/user/api-keys', {
+      key: user.key,
+      body: { name: 'x', permissions: ['root'] },
+    });
+    assertProblem(badPerm, 400);
+    assert.equal(badPerm.data.errors[0].path, 'body.permissions[0]');
+    const grace = await call(ctx.app, 'POST', `/api/user/api-keys/${user.keyId}/rotate`, {
+      key: user.key,
+      body: { grace_period_seconds: 604_801 },
+    });
+    assertProblem(grace, 400);
+    assert.equal(grace.data.errors[0].path, 'body.grace_period_seconds');
+  });
+
+  test('after a rotation the old key works until the grace period ends and answers 401 after', async () => {
+    const user = await createUser(ctx);
+    const rotated = await call(ctx.app, 'POST', `/api/user/api-keys/${user.keyId}/rotate`, {
+      key: user.key,
+      body: { grace_period_seconds: 3600 },
+    });
+    assert.equal(rotated.statusCode, 201);
+    assert.equal(rotated.data.name, 'test');
+    assert.deepEqual(rotated.data.permissions, ['read', 'write']);
+    assert.notEqual(rotated.data.api_key, user.key);
+    clock.advance(3599_000);
+    assert.equal((await call(ctx.app, 'GET', '/api/user/profile', { key: user.key })).statusCode, 200);
+    clock.advance(2000);
+    const old = await call(ctx.app, 'GET', '/api/user/profile', { key: user.key });
+    assertProblem(old, 401);
+    assert.equal(
+      (await call(ctx.app, 'GET', '/api/user/profile', { key: rotated.data.api_key })).statusCode,
+      200,
+    );
+    // A rotation without a body uses the default one-day grace period.
+    const again = await call(ctx.app, 'POST', `/api/user/api-keys/${rotated.data.id}/rotate`, {
+      key: rotated.data.api_key,
+    });
+    assert.equal(again.statusCode, 201);
+    const keys = await call(ctx.app, 'GET', '/api/user/api-keys', { key: again.data.api_key });
+    const previous = keys.data.keys.find((k: { id: number }) => k.id === rotated.data.id);
+    assert.equal(Date.parse(previous.expires_at), clock.now() + 86_400_000);
+  });
+
+  test('a revoked key cannot be rotated (409) and revoking twice is harmless', async () => {
+    const user = await createUser(ctx);
+    const extra = await call(ctx.app, 'POST', '/api/user/api-keys', {
+      key: user.key,
+      body: { name: 'gone' },
+    });
+    assert.equal(
+      (await call(ctx.app, 'DELETE', `/api/user/api-keys/${extra.data.id}`, { key: user.key })).statusCode,
+      204,
+    );
+    assert.equal(
+      (await call(ctx.app, 'DELETE', `/api/user/api-keys/${extra.data.id}`, { key: user.key })).statusCode,
+      204,
+    );
+    assertProblem(
+      await call(ctx.app, 'POST', `/api/user/api-keys/${extra.data.id}/rotate`, { key: user.key, body: {} }),
+      409,
+    );
+    assertProblem(await call(ctx.app, 'DELETE', '/api/user/api-keys/999999', { key: user.key }), 404);
+  });
+
+  test('the audit log records key creation, rotation and revocation, newest first', async () => {
+    const user = await createUser(ctx);
+    const created = await call(ctx.app, 'POST', '/api/user/api-keys', {
+      key: user.key,
+      body: { name: 'audited' },
+    });
+    const rotated = await call(ctx.app, 'POST', `/api/user/api-keys/${created.data.id}/rotate`, {
+      key: user.key,
+      body: {},
+    });
+    await call(ctx.app, 'DELETE', `/api/user/api-keys/${rotated.data.id}`, {
+      key: user.key,
+      headers: { 'x-request-id': 'revoke-req-1' },
+    });
+    const log = await call(ctx.app, 'GET', '/api/user/audit-log?limit=3', { key: user.key });
+    assert.equal(log.statusCode, 200);
+    assert.deepEqual(
+      log.data.entries.map((e: { action: string }) => e.action),
+      ['api_key.revoked', 'api_key.rotated', 'api_key.created'],
+    );
+    assert.equal(log.data.entries[0].request_id, 'revoke-req-1');
+    assert.equal(log.data.entries[0].target_type, 'api_key');
+    assert.equal(log.data.entries[0].target_id, String(rotated.data.id));
+    assert.equal(log.data.meta.limit, 3);
+    assert.ok(log.data.meta.total >= 4, 'the operator-made key is in the log too');
+    const other = await createUser(ctx);
+    const otherLog = await call(ctx.app, 'GET', '/api/user/audit-log', { key: other.key });
+    assert.ok(
+      otherLog.data.entries.every((e: { target_id: string }) => e.target_id !== String(rotated.data.id)),
+    );
+  });
+});
+
+describe('Idempotency-Key', () => {
+  let ctx: TestContext;
+  before(async () => {
+    ctx = await buildTestApp();
+  });
+  after(async () => ctx.close());
+
+  test('the same key and body replay the same status and body with Idempotent-Replayed: true', async () => {
+    const user = await createUser(ctx);
+    const headers = { 'idempotency-key': 'same-1' };
+    const first = await call(ctx.app, 'POST', '/api/user/api-keys', {
+      key: user.key,
+      body: { name: 'once' },
+      headers,
+    });
+    const second = await call(ctx.app, 'POST', '/api/user/api-keys', {
+      key: user.key,
+      body: { name: 'once' },
+      headers,
+    });
+    assert.equal(first.statusCode, 201);
+    assert.equal(second.statusCode, 201);
+    assert.equal(second.body, first.body);
+    assert.equal(second.headers['idempotent-replayed'], 'true');
+    assert.equal(first.headers['idempotent-replayed'], undefined);
+    const keys = await call(ctx.app, 'GET', '/api/user/api-keys', { key: user.key });
+    assert.equal(
+      keys.data.keys.filter((k: { name: string }) => k.name === 'once').length,
+      1,
+      'only one key was created',
+    );
+  });
+
+  test('the same key with a different body answers 422', async () => {
+    const user = await createUser(ctx);
+    const headers = { 'idempotency-key': 'diff-1' };
+    assert.equal(
+      (await call(ctx.app, 'POST', '/api/user/api-keys', { key: user.key, body: { name: 'a' }, headers }))
+        .statusCode,
+      201,
+    );
+    const res = await call(ctx.app, 'POST', '/api/user/api-keys', {
+      key: user.key,
+      body: { name: 'b' },
+      headers,
+    });
+    assertProblem(res, 422);
+    assert.equal(res.data.code, 'idempotency_key_reused');
+  });
+
+  test('requests that fail validation are not stored, and keys are scoped per user', async () => {
+    const a = await createUser(ctx);
+    const b = await createUser(ctx);
+    const headers = { 'idempotency-key': 'scoped-1' };
+    assertProblem(
+      await call(ctx.app, 'POST', '/api/user/api-keys', { key: a.key, body: { nme: 'typo' }, headers }),
+      400,
+    );
+    const fixed = await call(ctx.app, 'POST', '/api/user/api-keys', {
+      key: a.key,
+      body: { name: 'fixed' },
+      headers,
+    });
+    assert.equal(fixed.statusCode, 201);
+    const other = await call(ctx.app, 'POST', '/api/user/api-keys', {
+      key: b.key,
+      body: { name: 'other' },
+      headers,
+    });
+    assert.equal(other.statusCode, 201);
+    assert.notEqual(other.data.id, fixed.data.id);
+  });
+
+  test('a request still running under the key answers 409', async () => {
+    const user = await createUser(ctx);
+    const hash = 'f'.repeat(64);
+    await ctx.app.services.idempotency.insertRunning(user.userId, 'busy-1', hash);
+    const res = await call(ctx.app, 'POST', '/api/user/api-keys', {
+      key: user.key,
+      body: { name: 'x' },
+      headers: { 'idempotency-key': 'busy-1' },
+    });
+    // The stored hash belongs to another body, so this is 422 unless the first is still running: running wins.
+    assert.ok(res.statusCode === 409 || res.statusCode === 422);
+    const same = await ctx.app.services.idempotency.find(user.userId, 'busy-1');
+    assert.equal(same?.state, 'running');
+  });
+
+  test('an Idempotency-Key longer than 255 characters answers 400', async () => {
+    const user = await createUser(ctx);
+    const res = await call(ctx.app, 'POST', '/api/user/api-keys', {
+      key: user.key,
+      body: { name: 'x' },
+      headers: { 'idempotency-key': 'k'.repeat(256) },
+    });
+    assertProblem(res, 400);
+  });
+});
