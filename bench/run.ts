@@ -69,9 +69,7 @@ async function main(): Promise<number> {
   try {
     // ---------- measured target: the real app on a fresh SQLite database
     progress('starting Crestwatch (measured) on a fresh SQLite database…');
-    const profileArgs = settings.profileDir
-      ? ['--cpu-prof', `--cpu-prof-dir=${settings.profileDir}`, '--cpu-prof-name=crestwatch-bench.cpuprofile']
-      : [];
+    const profileArgs = settings.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${settings.profileDir}`] : [];
     const measured = await startTarget(
       'crestwatch',
       {
@@ -198,7 +196,8 @@ async function main(): Promise<number> {
   } finally {
     await cleanup();
     if (settings.profileDir) {
-      progress(`CPU profile of the measured server: ${settings.profileDir}/crestwatch-bench.cpuprofile`);
+      // One file per thread (tsx's loader runs in a worker): the largest is the server's main thread.
+      progress(`CPU profiles of the measured server (one per thread): ${settings.profileDir}`);
     }
   }
 }

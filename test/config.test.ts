@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { describe, test } from 'node:test';
+import { ConfigError, loadConfig } from '../src/config.ts';
+
+function configError(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    assert.ok(error instanceof ConfigError, `expected a ConfigError, got ${error}`);
+    return error;
+  }
+  assert.fail('expected loadConfig to throw');
+}
+
+describe('configuration', () => {
+  test('defaults give embedded mode', () => {
+    const config = loadConfig({});
+    assert.equal(config.port, 3000);
+    assert.equal(config.host, '127.0.0.1');
+    assert.equal(config.database.kind, 'sqlite');
+    assert.equal(config.publicBaseUrl, 'http://localhost:3000');
+    assert.deepEqual(config.sources, ['demo']);
+    assert.equal(config.plans.developer.daily_quota, 100);
+    assert.equal(config.plans.enterprise.daily_quota, null);
+  });
+
+  test('each bad value names its variable', () => {
+    const cases: [Record<string, string>, string][] = [
+      [{ PORT: 'abc' }, 'PORT'],
+      [{ PORT: '70000' }, 'PORT'],
+      [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+      [{ DATABASE_URL: 'postgres://u@h/db' }, 'SECRET_KEY'],
+      [{ SECRET_KEY: 'short' }, 'SECRET_KEY'],
+      [{ REDIS_URL: 'http://localhost' }, 'REDIS_URL'],
+      [{ BOOTSTRAP_API_KEY: 'nope' }, 'BOOTSTRAP_API_KEY'],
+      [{ PUBLIC_BASE_URL: 'not a url' }, 'PUBLIC_BASE_URL'],
+      [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+      [{ PLANS: '{bad' }, 'PLANS'],
+      [{ PLANS: '{"gold":{}}' }, 'PLANS'],
+      [{ PLANS: '{"developer":{"daily_quota":-1}}' }, 'PLANS'],
+      [{ SOURCES: 'demo,myspace' }, 'SOURCES'],
+      [{ OUTBOUND_ALLOWLIST: '127.0.0.0/99' }, 'OUTBOUND_ALLOWLIST'],
+      [{ CORS_ORIGINS: 'example.com' }, 'CORS_ORIGINS'],
+      [{ LLM_BASE_URL: 'ftp://x' }, 'LLM_BASE_URL'],
+      [{ RELEASE_FEEDS: 'x=notaurl' }, 'RELEASE_FEEDS'],
+    ];
+    for (const [env, variable] of cases) {
+      const error = configError(env);
+      assert.equal(error.variable, variable, JSON.stringify(env));
+      assert.ok(error.message.startsWith(variable), error.message);
+    }
+  });
+
+  test('PLANS is merged over the plan table', () => {
+    const config = loadConfig({
+      PLANS: '{"enterprise":{"burst_per_second":100000},"developer":{"daily_quota":null}}',
+    });
+    assert.equal(config.plans.enterprise.burst_per_second, 100_000);
+    assert.equal(config.plans.enterprise.price_per_1k_requests, 0.3);
+    assert.equal(config.plans.developer.daily_quota, null);
+    assert.equal(config.plans.developer.burst_per_second, 10);
+  });
+
+  test('a bad value stops the process with one readable line and a non-zero exit code', () => {
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      env: { ...process.env, PORT: 'eighty' },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    assert.notEqual(result.status, 0);
+    const lines = result.stderr.trim().split('\n');
+    assert.equal(lines.length, 1, result.stderr);
+    assert.match(lines[0]!, /^Configuration error: PORT must be an integer/);
+    assert.ok(!result.stderr.includes('    at '), 'no stack trace');
+  });
+});

@@ -1,0 +1,120 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { after, describe, test } from 'node:test';
+import { generateApiKey } from '../src/modules/accounts/service.ts';
+import { openDatabase } from '../src/platform/db/index.ts';
+import { TEST_SECRET_KEY } from './helpers/app.ts';
+import { createTestDatabase, testRedisPrefix, testRedisUrl } from './helpers/db.ts';
+
+const children: ChildProcess[] = [];
+after(() => {
+  for (const child of children) child.kill('SIGKILL');
+});
+
+function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    env: { ...process.env, ...env, PORT: '0', LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('server did not start within 30 s')), 30_000);
+    let out = '';
+    child.stdout!.on('data', (chunk) => {
+      out += String(chunk);
+      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, url: match[1]! });
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
+  });
+}
+
+describe('process lifecycle', () => {
+  test('SIGTERM stops the server within 10 s, exit code 0, with usage flushed to the database', async () => {
+    const database = await createTestDatabase();
+    const key = generateApiKey().key;
+    const env: Record<string, string> = {
+      DATABASE_URL: database.url,
+      DATA_DIR: database.dataDir,
+      SECRET_KEY: TEST_SECRET_KEY,
+      BOOTSTRAP_API_KEY: key,
+      USAGE_FLUSH_INTERVAL_MS: '600000',
+      ...(testRedisUrl ? { REDIS_URL: testRedisUrl, REDIS_KEY_PREFIX: testRedisPrefix() } : {}),
+    };
+    const { child, url } = await startServer(env);
+    for (let i = 0; i < 5; i++) {
+      const res = await fetch(`${url}/api/user/profile`, { headers: { authorization: `Bearer ${key}` } });
+      assert.equal(res.status, 200);
+      await res.arrayBuffer();
+    }
+    const started = Date.now();
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    const code = await exited;
+    assert.equal(code, 0);
+    assert.ok(Date.now() - started < 10_000, 'stopped within 10 s');
+    const handle = openDatabase(database.config);
+    try {
+      const rows = await handle.db.selectFrom('usage_daily').select('request_count').execute();
+      assert.equal(
+        rows.reduce((sum, r) => sum + r.request_count, 0),
+        5,
+        'usage was flushed on shutdown',
+      );
+    } finally {
+      await handle.close();
+      await database.drop();
+    }
+  });
+});
+
+describe('CLI', () => {
+  test('migrate, users create, keys create, list and revoke', async () => {
+    const database = await createTestDatabase();
+    const env = {
+      ...process.env,
+      DATABASE_URL: database.url,
+      DATA_DIR: database.dataDir,
+      SECRET_KEY: TEST_SECRET_KEY,
+    };
+    const cli = (...args: string[]) =>
+      spawnSync(process.execPath, ['bin/crestwatch.mjs', ...args], {
+        env,
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+    try {
+      assert.match(cli('migrate').stdout, /Applied: 0001_foundation|up to date/);
+      const user = cli('users', 'create', '--email', 'Cli@Example.com', '--plan', 'scale');
+      assert.equal(user.status, 0, user.stderr);
+      assert.match(user.stdout, /Created user \d+ <cli@example.com> on the scale plan/);
+      const key = cli(
+        'keys',
+        'create',
+        '--email',
+        'cli@example.com',
+        '--name',
+        'deploy',
+        '--permissions',
+        'read',
+      );
+      assert.equal(key.status, 0, key.stderr);
+      const secret = key.stdout.trim().split('\n').at(-1)!;
+      assert.match(secret, /^cw_[0-9A-Za-z]{40}$/);
+      const id = /Created key (\d+)/.exec(key.stdout)![1]!;
+      const list = cli('keys', 'list', '--email', 'cli@example.com');
+      assert.match(list.stdout, new RegExp(`^${id}\\t${secret.slice(0, 11)}\\tdeploy\\tread\\tactive`, 'm'));
+      assert.ok(!list.stdout.includes(secret));
+      assert.equal(cli('keys', 'revoke', '--id', id).status, 0);
+      assert.match(cli('keys', 'list', '--email', 'cli@example.com').stdout, /\tinactive\t/);
+      const bad = cli('users', 'create', '--email', 'x@example.com', '--plan', 'gold');
+      assert.equal(bad.status, 2);
+      assert.match(bad.stderr, /--plan must be one of/);
+    } finally {
+      await database.drop();
+    }
+  });
+});

@@ -1,0 +1,116 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import Fastify from 'fastify';
+import { registerErrorHandling } from '../../src/platform/error-handler.ts';
+import { assertProblem, buildTestApp, call, createUser, type TestContext } from '../helpers/app.ts';
+
+describe('errors and validation', () => {
+  let ctx: TestContext;
+  let key: string;
+  before(async () => {
+    ctx = await buildTestApp();
+    key = (await createUser(ctx, 'enterprise')).key;
+  });
+  after(async () => ctx.close());
+
+  test('unknown routes answer 404 and wrong methods 405 with Allow, both problem+json', async () => {
+    assertProblem(await call(ctx.app, 'GET', '/api/nothing-here'), 404);
+    const wrong = await call(ctx.app, 'PUT', '/api/user/api-keys', { key });
+    assertProblem(wrong, 405);
+    assert.equal(wrong.headers.allow, 'GET, POST');
+  });
+
+  test('every response carries X-Request-Id, and a sane incoming one is echoed', async () => {
+    const mine = await call(ctx.app, 'GET', '/api/plans', { headers: { 'x-request-id': 'abc-123' } });
+    assert.equal(mine.headers['x-request-id'], 'abc-123');
+    const error = await call(ctx.app, 'GET', '/api/user/profile');
+    assert.match(String(error.headers['x-request-id']), /^req_[0-9a-f]{32}$/);
+    assert.equal(error.data.request_id, error.headers['x-request-id']);
+    const hostile = await call(ctx.app, 'GET', '/api/plans', { headers: { 'x-request-id': '<script>' } });
+    assert.notEqual(hostile.headers['x-request-id'], '<script>');
+  });
+
+  test('a body over 1 MiB answers 413 and a non-JSON content type 415', async () => {
+    const big = await call(ctx.app, 'POST', '/api/user/api-keys', {
+      key,
+      body: JSON.stringify({ name: 'x'.repeat(1024 * 1024 + 10) }),
+      headers: { 'content-type': 'application/json' },
+    });
+    assertProblem(big, 413);
+    const text = await call(ctx.app, 'POST', '/api/user/api-keys', {
+      key,
+      body: 'name=x',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    assertProblem(text, 415);
+  });
+
+  test('malformed JSON answers 400 invalid_json, and bodies are never coerced', async () => {
+    const broken = await call(ctx.app, 'POST', '/api/user/api-keys', {
+      key,
+      body: '{"name": ',
+      headers: { 'content-type': 'application/json' },
+    });
+    assertProblem(broken, 400);
+    assert.equal(broken.data.code, 'invalid_json');
+    const poisoned = await call(ctx.app, 'POST', '/api/user/api-keys', {
+      key,
+      body: '{"name":"x","__proto__":{"admin":true}}',
+      headers: { 'content-type': 'application/json' },
+    });
+    assertProblem(poisoned, 400);
+    const numberAsString = await call(ctx.app, 'POST', `/api/user/api-keys/1/rotate`, {
+      key,
+      body: { grace_period_seconds: '60' },
+    });
+    assertProblem(numberAsString, 400);
+    assert.equal(numberAsString.data.errors[0].path, 'body.grace_period_seconds');
+  });
+
+  test('query and path values are parsed, and a bad one answers 400 naming it', async () => {
+    const ok = await call(ctx.app, 'GET', '/api/user/audit-log?limit=5&offset=0', { key });
+    assert.equal(ok.statusCode, 200);
+    assert.equal(ok.data.meta.limit, 5);
+    const bad = await call(ctx.app, 'GET', '/api/user/audit-log?limit=500', { key });
+    assertProblem(bad, 400);
+    assert.equal(bad.data.errors[0].path, 'query.limit');
+    assert.match(bad.data.detail, /query\.limit/);
+    const unknown = await call(ctx.app, 'GET', '/api/user/audit-log?colour=blue', { key });
+    assertProblem(unknown, 400);
+    assert.equal(unknown.data.errors[0].path, 'query.colour');
+    const path = await call(ctx.app, 'DELETE', '/api/user/api-keys/abc', { key });
+    assertProblem(path, 400);
+    assert.equal(path.data.errors[0].path, 'path.key_id');
+  });
+
+  test('an unavailable database answers 503 with Retry-After', async () => {
+    const spare = await buildTestApp();
+    try {
+      const spareKey = spare.operatorKey;
+      assert.equal((await call(spare.app, 'GET', '/api/user/api-keys', { key: spareKey })).statusCode, 200);
+      await spare.app.services.db.destroy();
+      // A fresh key forces a database lookup rather than the verification cache.
+      const res = await call(spare.app, 'GET', '/api/user/profile', { key: `cw_${'A'.repeat(40)}` });
+      assertProblem(res, 503);
+      assert.ok(Number(res.headers['retry-after']) >= 1);
+    } finally {
+      await spare.close().catch(() => {});
+    }
+  });
+});
+
+describe('unexpected errors', () => {
+  test('a 500 never shows internals but carries the request id', async () => {
+    const app = Fastify({ logger: false, genReqId: () => 'req_fixed' });
+    registerErrorHandling(app);
+    app.get('/boom', async () => {
+      throw new Error('secret connection string postgres://admin:hunter2@db');
+    });
+    const res = await app.inject({ method: 'GET', url: '/boom' });
+    assert.equal(res.statusCode, 500);
+    assert.match(String(res.headers['content-type']), /^application\/problem\+json/);
+    assert.ok(!res.body.includes('hunter2'));
+    assert.equal(JSON.parse(res.body).request_id, 'req_fixed');
+    await app.close();
+  });
+});

@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { buildTestApp, call, type TestContext } from '../helpers/app.ts';
+
+describe('OpenAPI document', () => {
+  let ctx: TestContext;
+  before(async () => {
+    ctx = await buildTestApp({ env: { STAGING_BASE_URL: 'https://staging.example.com' } });
+  });
+  after(async () => ctx.close());
+
+  test('is OpenAPI 3.1, version 0.10.0, with both servers and both security schemes', async () => {
+    const res = await call(ctx.app, 'GET', '/api/openapi.json');
+    assert.equal(res.statusCode, 200);
+    assert.match(res.data.openapi, /^3\.1\./);
+    assert.equal(res.data.info.version, '0.10.0');
+    assert.deepEqual(
+      res.data.servers.map((s: { url: string }) => s.url),
+      ['http://localhost:3000', 'https://staging.example.com'],
+    );
+    assert.deepEqual(Object.keys(res.data.components.securitySchemes).sort(), ['apiKeyHeader', 'bearerAuth']);
+    assert.ok(res.data.components.schemas.Problem);
+  });
+
+  test('every operation has a success schema and problem+json errors; private ones declare security and 401', async () => {
+    const res = await call(ctx.app, 'GET', '/api/openapi.json');
+    for (const [path, item] of Object.entries<
+      Record<string, { responses: Record<string, unknown>; security?: unknown[] }>
+    >(res.data.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        const statuses = Object.keys(op.responses);
+        assert.ok(
+          statuses.some((s) => s.startsWith('2')),
+          `${method} ${path} success response`,
+        );
+        assert.ok(statuses.includes('500'), `${method} ${path} 500`);
+        if (path.startsWith('/api/user') || path.startsWith('/api/admin')) {
+          assert.ok((op.security ?? []).length === 2, `${method} ${path} security`);
+          assert.ok(
+            statuses.includes('401') && statuses.includes('403') && statuses.includes('429'),
+            `${method} ${path} auth errors`,
+          );
+        }
+      }
+    }
+    assert.ok(res.data.paths['/api/user/api-keys'].post.requestBody, 'request bodies are documented');
+  });
+
+  test('/docs renders the document', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: '/docs/' });
+    assert.equal(res.statusCode, 200);
+    assert.match(res.headers['content-type'] as string, /text\/html/);
+  });
+});
