@@ -22,7 +22,7 @@ export interface BenchSettings {
   pipelining: number;
   /** Alternating baseline/measured rounds (BENCH_ROUNDS, default 1). */
   rounds: number;
-  /** Directory for V8 CPU profiles of the measured server (BENCH_PROFILE_DIR), or undefined. */
+  /** Directory for V8 CPU profiles of the servers (BENCH_PROFILE_DIR), or undefined. */
   profileDir?: string;
 }
 
@@ -92,14 +92,16 @@ export interface Target {
 
 /**
  * Starts a target server in its own Node process (through tsx), so the load generator and the server never
- * share an event loop. `nodeArgs` go to that process (e.g. `--cpu-prof`).
+ * share an event loop. `nodeArgs` go to that process (e.g. `--cpu-prof`); `script` replaces bench/server.ts
+ * with another entry speaking the same IPC messages.
  */
 export function startTarget(
   name: string,
   spec: TargetSpec,
-  options: { nodeArgs?: string[]; timeoutMs?: number } = {},
+  options: { nodeArgs?: string[]; timeoutMs?: number; script?: string; env?: NodeJS.ProcessEnv } = {},
 ): Promise<Target> {
-  const child: ChildProcess = fork(path.join(HERE, 'server.ts'), [name], {
+  const child: ChildProcess = fork(options.script ?? path.join(HERE, 'server.ts'), [name], {
+    env: options.env ?? process.env,
     execArgv: ['--import', 'tsx', ...(options.nodeArgs ?? [])],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

@@ -6,8 +6,8 @@
 // 1 only when the benchmark itself could not run or its checks failed.
 //
 // Environment: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 50), BENCH_WARMUP (s, default 2),
-// BENCH_PIPELINING (default 1), BENCH_ROUNDS (default 1), BENCH_PROFILE_DIR (write a V8 CPU profile of the
-// measured server there).
+// BENCH_PIPELINING (default 1), BENCH_ROUNDS (default 1), BENCH_PROFILE_DIR (write V8 CPU profiles of both
+// servers under it; profiling slows them, so the ratio of such a run means little).
 import os from 'node:os';
 import path from 'node:path';
 import { generateApiKey } from '../src/modules/accounts/service.ts';
@@ -69,7 +69,8 @@ async function main(): Promise<number> {
   try {
     // ---------- measured target: the real app on a fresh SQLite database
     progress('starting Crestwatch (measured) on a fresh SQLite database…');
-    const profileArgs = settings.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${settings.profileDir}`] : [];
+    const profileArgs = (name: string) =>
+      settings.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.join(settings.profileDir, name)}`] : [];
     const measured = await startTarget(
       'crestwatch',
       {
@@ -83,7 +84,7 @@ async function main(): Promise<number> {
           PLANS: JSON.stringify({ enterprise: { burst_per_second: 1_000_000 } }),
         },
       },
-      { nodeArgs: profileArgs },
+      { nodeArgs: profileArgs('crestwatch') },
     );
     targets.push(measured);
     progress(`crestwatch listening at ${measured.url} (pid ${measured.pid})`);
@@ -102,11 +103,11 @@ async function main(): Promise<number> {
 
     // ---------- baseline: bare Fastify, same payload from memory
     progress('starting bare Fastify (baseline)…');
-    const baseline = await startTarget('baseline', {
-      kind: 'static-json',
-      path: ROUTE,
-      payload: JSON.parse(body) as unknown,
-    });
+    const baseline = await startTarget(
+      'baseline',
+      { kind: 'static-json', path: ROUTE, payload: JSON.parse(body) as unknown },
+      { nodeArgs: profileArgs('baseline') },
+    );
     targets.push(baseline);
     progress(`baseline listening at ${baseline.url} (pid ${baseline.pid})`);
     const same = await (await fetch(baseline.url + ROUTE)).text();
@@ -197,7 +198,7 @@ async function main(): Promise<number> {
     await cleanup();
     if (settings.profileDir) {
       // One file per thread (tsx's loader runs in a worker): the largest is the server's main thread.
-      progress(`CPU profiles of the measured server (one per thread): ${settings.profileDir}`);
+      progress(`CPU profiles (one per thread) in ${settings.profileDir}/crestwatch and …/baseline`);
     }
   }
 }

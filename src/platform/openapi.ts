@@ -1,4 +1,5 @@
 // OpenAPI 3.1 generated from the route schemas; every route gets its security and error responses here.
+import { STATUS_CODES } from 'node:http';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
@@ -67,14 +68,23 @@ export function decorateRouteSchema(route: RouteOptions): void {
   for (const status of errorStatuses(route, access)) {
     response[String(status)] ??= problemResponse(status);
   }
-  if (access !== undefined && access !== 'public') {
-    for (const [status, value] of Object.entries(response)) {
-      if (!status.startsWith('2') || typeof value !== 'object' || value === null) continue;
-      const entry = value as Record<string, unknown>;
-      entry.headers ??= RATE_LIMIT_HEADERS;
-    }
+  // Shallow copies: response schemas are shared between routes and must not be changed in place.
+  for (const [status, value] of Object.entries(response)) {
+    if (!status.startsWith('2') || typeof value !== 'object' || value === null) continue;
+    const entry = value as Record<string, unknown>;
+    response[status] = {
+      ...entry,
+      description: entry.description ?? STATUS_CODES[Number(status)],
+      ...(access !== undefined && access !== 'public' ? { headers: RATE_LIMIT_HEADERS } : {}),
+    };
+  }
+  if (route.config && (route.config as { optionalBody?: boolean }).optionalBody) {
+    optionalBodies.add(`${route.url}`);
   }
 }
+
+// Routes whose body may be omitted: their requestBody is marked not required in the document.
+const optionalBodies = new Set<string>();
 
 export async function registerOpenApi(app: FastifyInstance, config: Config): Promise<void> {
   app.addSchema(ProblemSchema);
@@ -102,6 +112,17 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
         { name: 'operator', description: 'Operator routes (permission `admin`)' },
         { name: 'meta', description: 'Plans, status and the API description' },
       ],
+    },
+    transformObject: (documentObject) => {
+      const doc = (documentObject as { openapiObject: Record<string, unknown> }).openapiObject as {
+        paths?: Record<string, Record<string, { requestBody?: { required?: boolean } }>>;
+      };
+      for (const [path, item] of Object.entries(doc.paths ?? {})) {
+        const url = path.replace(/\{(\w+)\}/g, ':$1');
+        if (!optionalBodies.has(url)) continue;
+        for (const op of Object.values(item)) if (op.requestBody) op.requestBody.required = false;
+      }
+      return doc;
     },
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`),

@@ -47,7 +47,18 @@ export function openDatabase(config: DatabaseConfig, options: { poolSize?: numbe
 }
 
 export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]> {
-  const migrator = new Migrator({ db: handle.db, provider: migrationProvider(handle.dialect) });
+  // Name the schema explicitly: Kysely's existence checks would otherwise see migration tables of other
+  // schemas in the same PostgreSQL database.
+  let migrationTableSchema: string | undefined;
+  if (handle.dialect === 'postgres') {
+    const row = await sql<{ schema: string }>`select current_schema() as schema`.execute(handle.db);
+    migrationTableSchema = row.rows[0]?.schema;
+  }
+  const migrator = new Migrator({
+    db: handle.db,
+    provider: migrationProvider(handle.dialect),
+    migrationTableSchema,
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
