@@ -21,8 +21,8 @@ import {
   migrateToLatest,
   openDatabase,
 } from './platform/db/index.ts';
-import { registerErrorHandling } from './platform/error-handler.ts';
-import { ApiError, unavailable } from './platform/errors.ts';
+import { registerErrorHandling, sendProblem } from './platform/error-handler.ts';
+import { ApiError, badRequest, unavailable } from './platform/errors.ts';
 import type { App } from './platform/http.ts';
 import { IdempotencyStore, idempotencyPlugin } from './platform/idempotency.ts';
 import { requestId } from './platform/ids.ts';
@@ -69,6 +69,18 @@ declare module 'fastify' {
 }
 
 const MIB = 1024 * 1024;
+
+// PostgreSQL cannot store NUL in text, and no field has a use for it: refuse it alike on both databases.
+function rejectNul(key: string, value: unknown): unknown {
+  if (key.includes('\u0000') || (typeof value === 'string' && value.includes('\u0000'))) {
+    throw new ApiError(
+      400,
+      'invalid_request',
+      'Strings in the request body must not contain NUL (\\u0000) characters.',
+    );
+  }
+  return value;
+}
 
 function loggerOptions(config: Config): FastifyServerOptions['logger'] {
   return {
@@ -144,6 +156,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     requestIdHeader: false,
     bodyLimit: MIB,
     return503OnClosing: false,
+    // Errors Fastify answers before routing (bad percent-encoding, overlong path segments) are problems too.
+    frameworkErrors: (error, request, reply) => {
+      reply.header('X-Request-Id', request.id);
+      const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      sendProblem(
+        reply,
+        tooLong ? 414 : 400,
+        tooLong ? 'uri_too_long' : 'bad_url',
+        tooLong
+          ? 'A path segment of the URL is too long.'
+          : 'The request URL is malformed (bad percent-encoding).',
+      );
+    },
     forceCloseConnections: 'idle',
     routerOptions: { maxParamLength: 500 },
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -180,8 +205,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     const text = body.toString();
     if (text.trim() === '') return done(null, undefined);
     try {
-      done(null, sjson.parse(text, { protoAction: 'error', constructorAction: 'error' }));
+      done(null, sjson.parse(text, rejectNul, { protoAction: 'error', constructorAction: 'error' }));
     } catch (error) {
+      if (error instanceof ApiError) return done(error, undefined);
       const reason = error instanceof SyntaxError ? ` (${error.message.slice(0, 200)})` : '';
       done(new ApiError(400, 'invalid_json', `The request body is not valid JSON${reason}.`), undefined);
     }
@@ -202,9 +228,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     }
   });
   app.addHook('onRoute', (route) => decorateRouteSchema(route));
-  // Routes whose whole body is optional treat "no body" as an empty object.
   app.addHook('preValidation', async (request) => {
+    // Routes whose whole body is optional treat "no body" as an empty object.
     if (request.body === undefined && request.routeOptions.config.optionalBody) request.body = {};
+    for (const [part, values] of [
+      ['query', request.query],
+      ['path', request.params],
+    ] as const) {
+      for (const [name, value] of Object.entries((values ?? {}) as Record<string, unknown>)) {
+        if (typeof value === 'string' && value.includes('\u0000')) {
+          throw badRequest(`${part}.${name} must not contain NUL characters.`, `${part}.${name}`);
+        }
+      }
+    }
   });
   registerErrorHandling(app);
   if (config.corsOrigins.length > 0) {

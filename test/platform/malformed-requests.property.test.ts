@@ -9,8 +9,10 @@
 // from the document's own schemas (Ajv, no coercion for bodies, string parsing for query and path) decides
 // whether a mutated body, query or path value must be refused with 400.
 //
-// Seeds are fixed (one per route, derived from "METHOD /path", so adding a route does not change the requests
-// sent to the others); a failure message names the exact request and response.
+// Seeds are fixed (one per route, derived from "METHOD /path", so adding a route does not reshuffle the
+// requests sent to the others); a failure names the exact request (fast-check's counterexample, keys redacted)
+// and the response. Requests never target the ids of the keys and users the test relies on, so a request that
+// turns out valid cannot revoke, rotate, downgrade or disable them.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { Ajv, type Options } from 'ajv';
@@ -571,7 +573,7 @@ const hostileString: fc.Arbitrary<(max: number) => string> = fc.oneof(
       '%00',
       '\\',
       '<img src=x onerror=alert(1)>',
-      '${7*7}{{7*7}}',
+      `\${7*7}{{7*7}}`,
       'NULL',
       'undefined',
       'ＡＢＣ',
@@ -1065,7 +1067,11 @@ function routeCase(route: Route): fc.Arbitrary<Case> {
       );
       // Strings the schema may well accept but storage or rendering might not: NUL, lone surrogates,
       // maximum length in multi-byte characters, invisible and bidi characters, injection attempts.
-      const stringFields = fields.filter((f) => typeof getAt(bodySample, f.path) === 'string');
+      const stringFields = fields.filter(
+        (f) =>
+          typeof getAt(bodySample, f.path) === 'string' &&
+          !['enum', 'const', 'format', 'pattern'].some((keyword) => keyword in f.schema),
+      );
       if (stringFields.length > 0) {
         add(
           6,
@@ -1630,15 +1636,16 @@ async function check(c: Case): Promise<void> {
   stats.sent++;
   stats.byStatus.set(res.statusCode, (stats.byStatus.get(res.statusCode) ?? 0) + 1);
   stats.byRoute.set(c.route, (stats.byRoute.get(c.route) ?? 0) + 1);
-  if (c.auth.kind === 'developer') {
+  if (c.auth.kind === 'developer' && !routes.find((r) => r.key === c.route)?.isPublic) {
     stats.developerSent++;
     if (res.statusCode === 429) stats.developer429++;
   }
   const found = problemsWith(c, res);
   if (found.length > 0) {
     const contentType = String(res.headers['content-type'] ?? '');
+    // fast-check prints the request (the counterexample) right above this message.
     throw new Error(
-      `${found.join('; ')}\n  request:  ${describe(c)}\n  response: ${res.statusCode} ${contentType} ${redact(clip(res.body, 500))}`,
+      `${found.join('; ')}\n  response: ${res.statusCode} ${contentType} ${redact(clip(res.body, 500))}`,
     );
   }
 }
@@ -1689,15 +1696,13 @@ before(async () => {
       revoked.data.id,
     ].map(String),
   );
+  // The victim's ids come up often so that requests reach existing rows, not only 404s.
   idPool = [
-    ...new Set([
-      String(victim.userId),
-      String(victim.keyId),
-      ...Array.from({ length: 30 }, (_, i) => String(i + 1)),
-      '999999',
-      '2147483647',
-      '9007199254740991',
-    ]),
+    ...Array.from({ length: 10 }, () => [String(victim.userId), String(victim.keyId)]).flat(),
+    ...Array.from({ length: 30 }, (_, i) => String(i + 1)),
+    '999999',
+    '2147483647',
+    '9007199254740991',
   ].filter((id) => !protectedIds.has(id));
 
   auths = {
@@ -1754,12 +1759,14 @@ test('malformed requests to every documented route: no 5xx, every 4xx is problem
     .map(([status, n]) => `${status}×${n}`)
     .join(' ');
   t.diagnostic(`${stats.sent} requests over ${routes.length} routes; statuses: ${histogram}`);
-  t.diagnostic(`developer key: ${stats.developerSent} requests, ${stats.developer429} answered 429`);
+  t.diagnostic(
+    `developer key: ${stats.developerSent} requests to keyed routes, ${stats.developer429} answered 429`,
+  );
 
   assert.ok(stats.sent >= MIN_TOTAL_REQUESTS, `only ${stats.sent} requests were sent`);
   for (const route of routes) assert.ok(stats.byRoute.get(route.key), `${route.key} was never exercised`);
   // The developer key spends its daily quota of 100 early on; after that it must get 429s, not errors.
-  if (stats.developerSent > 150) assert.ok(stats.developer429 > 0, 'the developer key never got a 429');
+  if (stats.developerSent > 120) assert.ok(stats.developer429 > 0, 'the developer key never got a 429');
 
   // The run did not damage the keys it relies on, and the app still answers normally.
   const profile = await call(ctx.app, 'GET', '/api/user/profile', { key: ctx.operatorKey });
