@@ -1,6 +1,7 @@
 // buildApp(config, options) → a ready Fastify instance with every platform plugin and module registered.
 import cors from '@fastify/cors';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import underPressure from '@fastify/under-pressure';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { Redis } from 'ioredis';
 import sjson from 'secure-json-parse';
@@ -253,6 +254,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         'X-RateLimit-Reset',
         'Retry-After',
       ],
+    });
+  }
+  if (config.overloadEventLoopDelayMs > 0) {
+    await app.register(underPressure, {
+      maxEventLoopDelay: config.overloadEventLoopDelayMs,
+      pressureHandler: (_request, reply) => {
+        reply.header('Retry-After', 5);
+        sendProblem(reply, 503, 'overloaded', 'The service is overloaded; retry after a few seconds.');
+      },
     });
   }
   await registerOpenApi(app, config);

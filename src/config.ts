@@ -46,6 +46,8 @@ export interface Config {
   publicRateLimitPerMinute: number;
   usageFlushIntervalMs: number;
   statusCheckIntervalSeconds: number;
+  /** Event-loop delay (ms) past which requests get 503 `overloaded`; 0 turns the check off. */
+  overloadEventLoopDelayMs: number;
   forumAds: ProviderConfig;
   socialAds: ProviderConfig;
   chat: ProviderConfig;
@@ -342,6 +344,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicRateLimitPerMinute: integer(env, 'PUBLIC_RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000),
     usageFlushIntervalMs: integer(env, 'USAGE_FLUSH_INTERVAL_MS', 5000, 100, 600_000),
     statusCheckIntervalSeconds: integer(env, 'STATUS_CHECK_INTERVAL_SECONDS', 60, 1, 86_400),
+    overloadEventLoopDelayMs: integer(env, 'OVERLOAD_EVENT_LOOP_DELAY_MS', 1000, 0, 60_000),
     forumAds: provider(
       env,
       'FORUM_ADS',

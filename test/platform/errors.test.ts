@@ -114,3 +114,62 @@ describe('unexpected errors', () => {
     await app.close();
   });
 });
+
+describe('metrics and overload', () => {
+  test('/metrics serves Prometheus text and requires METRICS_TOKEN when set', async () => {
+    const ctx = await buildTestApp({ env: { METRICS_TOKEN: 'scrape-token-123' } });
+    try {
+      await call(ctx.app, 'GET', '/api/plans');
+      assertProblem(await call(ctx.app, 'GET', '/metrics'), 401);
+      assertProblem(
+        await call(ctx.app, 'GET', '/metrics', { headers: { authorization: 'Bearer wrong' } }),
+        401,
+      );
+      const res = await call(ctx.app, 'GET', '/metrics', {
+        headers: { authorization: 'Bearer scrape-token-123' },
+      });
+      assert.equal(res.statusCode, 200);
+      assert.match(String(res.headers['content-type']), /^text\/plain/);
+      assert.match(
+        res.body,
+        /crestwatch_http_requests_total\{method="GET",route="\/api\/plans",status="200"\} 1/,
+      );
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  test('a blocked event loop answers 503 overloaded with Retry-After', async () => {
+    const ctx = await buildTestApp({ env: { OVERLOAD_EVENT_LOOP_DELAY_MS: '50' } });
+    try {
+      const until = Date.now() + 1200;
+      while (Date.now() < until) {
+        // Block the event loop so under-pressure measures the delay.
+      }
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      const res = await call(ctx.app, 'GET', '/api/plans');
+      assertProblem(res, 503);
+      assert.equal(res.data.code, 'overloaded');
+      assert.ok(Number(res.headers['retry-after']) >= 1);
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  test('CORS is off unless CORS_ORIGINS lists origins', async () => {
+    const off = await buildTestApp();
+    const on = await buildTestApp({ env: { CORS_ORIGINS: 'https://app.example.com' } });
+    try {
+      const headers = { origin: 'https://app.example.com' };
+      assert.equal(
+        (await call(off.app, 'GET', '/api/plans', { headers })).headers['access-control-allow-origin'],
+        undefined,
+      );
+      const allowed = await call(on.app, 'GET', '/api/plans', { headers });
+      assert.equal(allowed.headers['access-control-allow-origin'], 'https://app.example.com');
+    } finally {
+      await on.close();
+      await off.close();
+    }
+  });
+});
