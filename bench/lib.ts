@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
+// The tsx loader by absolute URL, so targets start whatever the working directory.
+const TSX = import.meta.resolve('tsx');
 
 // ---------- settings
 
@@ -34,7 +36,7 @@ function positive(name: string, fallback: number, { integer = true, allowZero = 
     Number.isFinite(value) && (allowZero ? value >= 0 : value > 0) && (!integer || Number.isInteger(value));
   if (!ok) {
     throw new Error(
-      `${name} must be a ${integer ? 'whole' : ''} number ${allowZero ? '≥ 0' : '> 0'} (got ${raw})`,
+      `${name} must be a ${integer ? 'whole number' : 'number'} ${allowZero ? '≥ 0' : '> 0'} (got ${raw})`,
     );
   }
   return value;
@@ -102,11 +104,15 @@ export function startTarget(
 ): Promise<Target> {
   const child: ChildProcess = fork(options.script ?? path.join(HERE, 'server.ts'), [name], {
     env: options.env ?? process.env,
-    execArgv: ['--import', 'tsx', ...(options.nodeArgs ?? [])],
+    execArgv: ['--import', TSX, ...(options.nodeArgs ?? [])],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const send = (message: ToTarget) => child.send(message);
+  const send = (message: ToTarget) => {
+    if (child.connected) child.send(message);
+  };
+  // A send racing the child's exit reports an error event; the exit itself is what matters.
+  child.on('error', () => {});
 
   return new Promise<Target>((resolve, reject) => {
     let settled = false;
@@ -129,7 +135,6 @@ export function startTarget(
       if (message.type !== 'ready' || settled) return;
       settled = true;
       clearTimeout(timer);
-      child.removeAllListeners('error');
       resolve({
         name,
         url: message.url,
@@ -282,6 +287,7 @@ export function report(heading: string, rows: LoadSummary[]): void {
     'errors',
     'requests',
     'server CPU',
+    'CPU µs/req',
     'client CPU',
   ];
   const cores = (value: number | undefined) => (value === undefined ? '-' : `${(value * 100).toFixed(0)}%`);
@@ -294,13 +300,28 @@ export function report(heading: string, rows: LoadSummary[]): void {
     fmt(r.errors + r.timeouts),
     fmt(r.completed),
     cores(r.serverCpu),
+    r.serverCpu === undefined || r.reqPerSec === 0 ? '-' : fmt(cpuPerRequest(r)!, 0),
     cores(r.clientCpu),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   const row = (cells: string[]) =>
     cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-  const out = ['', heading, row(header), widths.map((w) => '-'.repeat(w)).join('  '), ...lines.map(row), ''];
+  const out = [
+    '',
+    heading,
+    row(header),
+    widths.map((w) => '-'.repeat(w)).join('  '),
+    ...lines.map(row),
+    '(server / client CPU: share of one core used during the runs by the server process / by autocannon here;',
+    ' CPU µs/req: server CPU time per answered request, steadier than req/s when the machine is busy)',
+    '',
+  ];
   process.stdout.write(`${out.join('\n')}\n`);
+}
+
+/** Server CPU microseconds per answered request, when the server's CPU use is known. */
+export function cpuPerRequest(r: LoadSummary): number | undefined {
+  return r.serverCpu === undefined || r.reqPerSec === 0 ? undefined : (r.serverCpu * 1e6) / r.reqPerSec;
 }
 
 export interface Verdict {

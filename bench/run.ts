@@ -12,8 +12,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { generateApiKey } from '../src/modules/accounts/service.ts';
 import {
+  type BenchSettings,
   benchSettings,
   combine,
+  cpuPerRequest,
   type LoadSummary,
   makeTempDir,
   progress,
@@ -37,7 +39,13 @@ function check(condition: unknown, message: string): asserts condition {
 }
 
 async function main(): Promise<number> {
-  const settings = benchSettings();
+  let settings: BenchSettings;
+  try {
+    settings = benchSettings();
+  } catch (error) {
+    process.stderr.write(`bench: ${(error as Error).message}\n`);
+    return 2;
+  }
   const tmp = makeTempDir();
   const operatorKey = generateApiKey().key;
   const headers = { authorization: `Bearer ${operatorKey}` };
@@ -154,10 +162,18 @@ async function main(): Promise<number> {
     const meas = combine('measured (Crestwatch)', runs.measured);
     report(`GET ${ROUTE}, ${settings.connections} connections, ${settings.duration} s per run`, [base, meas]);
     const result = verdict(meas, base, GOAL_RATIO);
+    const cpuBase = cpuPerRequest(base);
+    const cpuMeas = cpuPerRequest(meas);
     process.stdout.write(
       `p50 latency ×${(meas.p50 / Math.max(base.p50, 0.001)).toFixed(2)}, ` +
         `p99 latency ×${(meas.p99 / Math.max(base.p99, 0.001)).toFixed(2)} (measured / baseline)\n`,
     );
+    if (cpuBase !== undefined && cpuMeas !== undefined) {
+      process.stdout.write(
+        `server CPU per request: measured ${Math.round(cpuMeas)} µs vs baseline ${Math.round(cpuBase)} µs ` +
+          `→ ratio if both were CPU-bound ≈ ${(cpuBase / cpuMeas).toFixed(3)}\n`,
+      );
+    }
 
     // ---------- every measured request was counted
     const usage = await fetch(measured.url + USAGE_ROUTE, { headers });
