@@ -130,12 +130,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     pubsub = new LocalPubSub();
   }
 
+  const usage = new UsageCounter(db);
   const limits = new RateLimits({
     redis,
     prefix: config.redisKeyPrefix,
     ipPerMinute: config.publicRateLimitPerMinute,
+    seed: (userId, date) => usage.storedCount(userId, date),
   });
-  const usage = new UsageCounter(db);
   const keyCache = new KeyCache(pubsub);
   await keyCache.start();
   const accountsStore = new AccountsStore(db);

@@ -44,17 +44,19 @@ async function withAccounts<T>(
       closers.push(() => redis.disconnect());
     }
     const store = new AccountsStore(handle.db);
+    const usage = new UsageCounter(handle.db);
     const limits = new RateLimits({
       redis,
       prefix: config.redisKeyPrefix,
       ipPerMinute: config.publicRateLimitPerMinute,
+      seed: (userId, date) => usage.storedCount(userId, date),
     });
     const accounts = new AccountsService(store, {
       clock: systemClock,
       plans: config.plans,
       cache: new KeyCache(pubsub),
       limits,
-      usage: new UsageCounter(handle.db),
+      usage,
     });
     return await work(accounts, store);
   } finally {

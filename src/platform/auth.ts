@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import type { Plan, PlanName, PlanTable } from '../modules/accounts/plans.ts';
 import { type Clock, nextUtcMidnight, utcDate } from './clock.ts';
 import { sha256Hex } from './crypto.ts';
+import type { UserRow } from './db/schema.ts';
 import { ApiError, forbidden, unauthorized } from './errors.ts';
 import type { PubSub } from './pubsub.ts';
 import type { LimitState, RateLimits } from './ratelimit.ts';
@@ -26,6 +27,8 @@ export interface Principal {
   email: string;
   plan: PlanName;
   userActive: boolean;
+  /** The user's row as of verification (at most the cache lifetime old; cleared when the user changes). */
+  user: UserRow;
   keyId: number;
   keyPermissions: Permission[];
   keyExpiresAt: number | null;
@@ -144,47 +147,51 @@ export function requirePrincipal(request: FastifyRequest): Principal {
   return request.principal;
 }
 
+const FAILURES = {
+  missing: [
+    'missing_api_key',
+    'This route needs an API key: send `Authorization: Bearer <key>` or `X-API-Key: <key>`.',
+  ],
+  malformed: ['invalid_api_key', 'The Authorization header must be `Bearer <key>`.'],
+  unknown: ['invalid_api_key', 'The API key is not valid.'],
+  revoked: ['api_key_revoked', 'The API key has been revoked.'],
+  expired: ['api_key_expired', 'The API key has expired.'],
+} as const;
+
+/** The UTC day containing `now`, recomputed only when the clock leaves it. */
+class UtcDay {
+  private start = 0;
+  private end = 0;
+  date = '';
+
+  at(now: number): { date: string; midnight: number } {
+    if (now < this.start || now >= this.end) {
+      this.end = nextUtcMidnight(now);
+      this.start = this.end - 86_400_000;
+      this.date = utcDate(now);
+    }
+    return { date: this.date, midnight: this.end };
+  }
+}
+
 export const authPlugin = fp(async (app: FastifyInstance, options: AuthOptions) => {
   const { lookup, cache, limits, usage, clock, plans } = options;
+  const day = new UtcDay();
   app.decorateRequest('principal', null);
 
-  async function authenticate(request: FastifyRequest): Promise<Principal> {
-    const now = clock.now();
-    const blocked = await limits.ipExhausted('auth', request.ip, now);
-    if (blocked) {
-      throw tooMany(
-        'too_many_failed_authentications',
-        'Too many failed authentications from this address; retry later.',
-        blocked,
-        now,
-      );
-    }
-    const fail = async (detail: string, code: string): Promise<never> => {
-      await limits.consumeIp('auth', request.ip, now);
-      throw unauthorized(detail, code);
-    };
+  async function verify(request: FastifyRequest, now: number): Promise<Principal | keyof typeof FAILURES> {
     const key = extractKey(request);
-    if (key === null) {
-      return fail(
-        'This route needs an API key: send `Authorization: Bearer <key>` or `X-API-Key: <key>`.',
-        'missing_api_key',
-      );
-    }
-    if (key === '' || key.length > 200)
-      return fail('The Authorization header must be `Bearer <key>`.', 'invalid_api_key');
+    if (key === null) return 'missing';
+    if (key === '' || key.length > 200) return 'malformed';
     const hash = sha256Hex(key);
     let principal = cache.get(hash);
     if (!principal) {
       principal = await lookup.findPrincipalByHash(hash);
-      if (principal) cache.set(hash, principal);
+      if (!principal) return 'unknown';
+      cache.set(hash, principal);
     }
-    if (!principal) return fail('The API key is not valid.', 'invalid_api_key');
-    if (principal.keyRevokedAt !== null && principal.keyRevokedAt <= now) {
-      return fail('The API key has been revoked.', 'api_key_revoked');
-    }
-    if (principal.keyExpiresAt !== null && principal.keyExpiresAt <= now) {
-      return fail('The API key has expired.', 'api_key_expired');
-    }
+    if (principal.keyRevokedAt !== null && principal.keyRevokedAt <= now) return 'revoked';
+    if (principal.keyExpiresAt !== null && principal.keyExpiresAt <= now) return 'expired';
     return principal;
   }
 
@@ -203,10 +210,29 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthOptions) 
       }
       return;
     }
-    const principal = await authenticate(request);
+
+    // An address that keeps failing is refused before its next guess is even checked.
+    const blocked = await limits.ipExhausted('auth', request.ip, now);
+    if (blocked) {
+      throw tooMany(
+        'too_many_failed_authentications',
+        'Too many failed authentications from this address; retry later.',
+        blocked,
+        now,
+      );
+    }
+    const verified = await verify(request, now);
+    if (typeof verified === 'string') {
+      await limits.consumeIp('auth', request.ip, now);
+      const [code, detail] = FAILURES[verified];
+      throw unauthorized(detail, code);
+    }
+    const principal = verified;
     request.principal = principal;
-    if (!principal.userActive)
+    if (!principal.userActive) {
       throw forbidden('This account is disabled; ask an operator to re-enable it.', 'account_disabled');
+    }
+
     const plan = plans[principal.plan];
     const burst = await limits.consumeBurst(principal.keyId, plan.burst_per_second, now);
     if (!burst.allowed) {
@@ -217,40 +243,28 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthOptions) 
         now,
       );
     }
-    const date = utcDate(now);
-    const midnight = nextUtcMidnight(now);
-    const seed = () => usage.storedCount(principal.userId, date);
+    const { date, midnight } = day.at(now);
+    const quota = plan.daily_quota;
+    let count: number;
     if (access.quota === 'exempt') {
-      if (plan.daily_quota === null) setLimitHeaders(reply, burst);
-      else {
-        const count = await limits.peekQuota(principal.userId, date, seed);
-        setLimitHeaders(reply, {
-          limit: plan.daily_quota,
-          remaining: plan.daily_quota - count,
-          resetAt: midnight,
-        });
-      }
+      count = quota === null ? 0 : await limits.peekQuota(principal.userId, date);
     } else {
-      const result = await limits.consumeQuota(principal.userId, date, plan.daily_quota, seed);
+      const result = await limits.consumeQuota(principal.userId, date, quota);
       if (!result.allowed) {
-        const state = { allowed: false, limit: plan.daily_quota ?? 0, remaining: 0, resetAt: midnight };
         throw tooMany(
           'quota_exceeded',
-          `The daily quota of ${plan.daily_quota} requests for the ${principal.plan} plan is used up; it resets at 00:00 UTC.`,
-          state,
+          `The daily quota of ${quota} requests for the ${principal.plan} plan is used up; it resets at 00:00 UTC.`,
+          { allowed: false, limit: quota ?? 0, remaining: 0, resetAt: midnight },
           now,
         );
       }
+      count = result.count;
       usage.record(principal.userId, date);
-      if (plan.daily_quota === null) setLimitHeaders(reply, burst);
-      else
-        setLimitHeaders(reply, {
-          limit: plan.daily_quota,
-          remaining: plan.daily_quota - result.count,
-          resetAt: midnight,
-        });
     }
+    if (quota === null) setLimitHeaders(reply, burst);
+    else setLimitHeaders(reply, { limit: quota, remaining: quota - count, resetAt: midnight });
     usage.touchKey(principal.keyId, now);
+
     if (!hasPermission(principal, access.permission)) {
       throw forbidden(
         `This API key lacks the \`${access.permission}\` permission this route needs.`,

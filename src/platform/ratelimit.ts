@@ -25,7 +25,15 @@ export class RateLimits {
   private readonly ipLimiters = new Map<string, RateLimiterAbstract>();
   private readonly seeded = new Set<string>();
 
-  constructor(private readonly options: { redis?: Redis; prefix: string; ipPerMinute: number }) {
+  constructor(
+    private readonly options: {
+      redis?: Redis;
+      prefix: string;
+      ipPerMinute: number;
+      /** What the database holds for a user and day, to start the counter from. */
+      seed: (userId: number, date: string) => Promise<number>;
+    },
+  ) {
     this.quota = this.make('quota', UNLIMITED, QUOTA_TTL_SECONDS);
   }
 
@@ -51,13 +59,9 @@ export class RateLimits {
     userId: number,
     date: string,
     quota: number | null,
-    seed: () => Promise<number>,
-  ): Promise<{
-    allowed: boolean;
-    count: number;
-  }> {
+  ): Promise<{ allowed: boolean; count: number }> {
     const key = `${userId}:${date}`;
-    await this.ensureSeeded(key, seed);
+    if (!this.seeded.has(key)) await this.seed(key, userId, date);
     const res = await settle(this.quota.consume(key, 1));
     const count = res.consumedPoints;
     if (quota !== null && count > quota) {
@@ -68,9 +72,9 @@ export class RateLimits {
   }
 
   /** The user's counted requests for `date` without counting this one. */
-  async peekQuota(userId: number, date: string, seed: () => Promise<number>): Promise<number> {
+  async peekQuota(userId: number, date: string): Promise<number> {
     const key = `${userId}:${date}`;
-    await this.ensureSeeded(key, seed);
+    if (!this.seeded.has(key)) await this.seed(key, userId, date);
     const res = await this.quota.get(key);
     return res?.consumedPoints ?? 0;
   }
@@ -98,9 +102,8 @@ export class RateLimits {
   }
 
   // The counter starts from what the database already holds for that day, so a restart loses nothing.
-  private async ensureSeeded(key: string, seed: () => Promise<number>): Promise<void> {
-    if (this.seeded.has(key)) return;
-    const stored = await seed();
+  private async seed(key: string, userId: number, date: string): Promise<void> {
+    const stored = await this.options.seed(userId, date);
     if (this.options.redis) {
       await this.options.redis.set(this.quota.getKey(key), stored, 'EX', QUOTA_TTL_SECONDS, 'NX');
     } else if ((await this.quota.get(key)) === null) {

@@ -1,5 +1,5 @@
 // Schema building blocks shared by every module.
-import Type, { type TProperties, type TSchema } from 'typebox';
+import Type, { type Static, type TProperties, type TSchema } from 'typebox';
 
 /** A request body object: unknown fields are errors. */
 export const StrictObject = <T extends TProperties>(properties: T, options: Record<string, unknown> = {}) =>
@@ -9,7 +9,19 @@ export const StrictObject = <T extends TProperties>(properties: T, options: Reco
 export const FreeForm = (options: Record<string, unknown> = {}) =>
   Type.Object({}, { additionalProperties: true, ...options });
 
-export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+/**
+ * `T | null`. Scalars become `type: [T, "null"]` rather than `anyOf`: the same JSON Schema meaning, and far
+ * cheaper for the response serialiser.
+ */
+export function Nullable<T extends TSchema>(schema: T) {
+  const raw = schema as unknown as Record<string, unknown>;
+  if (typeof raw.type === 'string' && raw.type !== 'object' && raw.type !== 'array') {
+    const copy: Record<string, unknown> = { ...raw, type: [raw.type, 'null'] };
+    if (Array.isArray(raw.enum)) copy.enum = [...raw.enum, null];
+    return Type.Unsafe<Static<T> | null>(copy);
+  }
+  return Type.Unsafe<Static<T> | null>(Type.Union([schema, Type.Null()]));
+}
 
 export const DateTime = (options: Record<string, unknown> = {}) =>
   Type.String({ format: 'date-time', examples: ['2026-11-21T10:00:00Z'], ...options });

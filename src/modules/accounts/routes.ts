@@ -44,7 +44,8 @@ export async function accountRoutes(app: App, { accounts, config }: Services): P
       config: read,
       schema: { tags: ['account'], summary: 'Your profile', response: { 200: UserProfileSchema } },
     },
-    async (request) => accounts.profile(requirePrincipal(request).userId),
+    // The verified key already carries the user's row, so the profile costs no query.
+    async (request) => accounts.profileView(requirePrincipal(request).user),
   );
 
   app.get(

@@ -389,9 +389,7 @@ export class AccountsService {
     const from = utcDate(now - 29 * DAY_MS);
     const stored = await this.deps.usage.dailyCounts(userId, from);
     // Today's figure is the quota counter itself, so the report and the limit can never disagree.
-    const requestsToday = await this.deps.limits.peekQuota(userId, today, () =>
-      this.deps.usage.storedCount(userId, today),
-    );
+    const requestsToday = await this.deps.limits.peekQuota(userId, today);
     const daily = [] as { date: string; request_count: number }[];
     for (let i = 29; i >= 0; i--) {
       const date = utcDate(now - i * DAY_MS);

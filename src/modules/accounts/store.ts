@@ -39,28 +39,27 @@ export class AccountsStore {
     const row = await this.db
       .selectFrom('api_keys')
       .innerJoin('users', 'users.id', 'api_keys.user_id')
+      .selectAll('users')
       .select([
-        'users.id as user_id',
-        'users.email',
-        'users.plan',
-        'users.is_active',
         'api_keys.id as key_id',
-        'api_keys.permissions',
-        'api_keys.expires_at',
-        'api_keys.revoked_at',
+        'api_keys.permissions as key_permissions',
+        'api_keys.expires_at as key_expires_at',
+        'api_keys.revoked_at as key_revoked_at',
       ])
       .where('api_keys.key_hash', '=', hash)
       .executeTakeFirst();
     if (!row) return null;
+    const { key_id, key_permissions, key_expires_at, key_revoked_at, ...user } = row;
     return {
-      userId: row.user_id,
-      email: row.email,
-      plan: row.plan as PlanName,
-      userActive: row.is_active === 1,
-      keyId: row.key_id,
-      keyPermissions: JSON.parse(row.permissions) as Permission[],
-      keyExpiresAt: row.expires_at,
-      keyRevokedAt: row.revoked_at,
+      userId: user.id,
+      email: user.email,
+      plan: user.plan as PlanName,
+      userActive: user.is_active === 1,
+      user,
+      keyId: key_id,
+      keyPermissions: JSON.parse(key_permissions) as Permission[],
+      keyExpiresAt: key_expires_at,
+      keyRevokedAt: key_revoked_at,
     };
   }
 
