@@ -2,7 +2,7 @@
 import cors from '@fastify/cors';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import underPressure from '@fastify/under-pressure';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { Redis } from 'ioredis';
 import sjson from 'secure-json-parse';
 import type { Config } from './config.ts';
@@ -24,7 +24,7 @@ import {
 } from './platform/db/index.ts';
 import { registerErrorHandling, sendProblem } from './platform/error-handler.ts';
 import { ApiError, badRequest, unavailable } from './platform/errors.ts';
-import type { App } from './platform/http.ts';
+import { type App, asArray } from './platform/http.ts';
 import { IdempotencyStore, idempotencyPlugin } from './platform/idempotency.ts';
 import { requestId } from './platform/ids.ts';
 import { JobQueue, JobWorker } from './platform/jobs/index.ts';
@@ -70,6 +70,22 @@ declare module 'fastify' {
 }
 
 const MIB = 1024 * 1024;
+
+/** Optional bodies become `{}`; NUL in query or path strings is refused (PostgreSQL cannot store it). */
+function guardInput(request: FastifyRequest, _reply: unknown, done: (error?: Error) => void): void {
+  if (request.body === undefined && request.routeOptions.config.optionalBody) request.body = {};
+  for (const [part, values] of [
+    ['query', request.query],
+    ['path', request.params],
+  ] as const) {
+    for (const [name, value] of Object.entries((values ?? {}) as Record<string, unknown>)) {
+      if (typeof value === 'string' && value.includes('\u0000')) {
+        return done(badRequest(`${part}.${name} must not contain NUL characters.`, `${part}.${name}`));
+      }
+    }
+  }
+  done();
+}
 
 // PostgreSQL cannot store NUL in text, and no field has a use for it: refuse it alike on both databases.
 function rejectNul(key: string, value: unknown): unknown {
@@ -221,27 +237,21 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback-style hooks: they run on every request, and skip a promise each.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
     reply.header('X-Content-Type-Options', 'nosniff');
     if (closing) {
       reply.header('Connection', 'close');
-      throw unavailable('The service is shutting down; retry shortly.', 2);
+      return done(unavailable('The service is shutting down; retry shortly.', 2));
     }
+    done();
   });
-  app.addHook('onRoute', (route) => decorateRouteSchema(route));
-  app.addHook('preValidation', async (request) => {
-    // Routes whose whole body is optional treat "no body" as an empty object.
-    if (request.body === undefined && request.routeOptions.config.optionalBody) request.body = {};
-    for (const [part, values] of [
-      ['query', request.query],
-      ['path', request.params],
-    ] as const) {
-      for (const [name, value] of Object.entries((values ?? {}) as Record<string, unknown>)) {
-        if (typeof value === 'string' && value.includes('\u0000')) {
-          throw badRequest(`${part}.${name} must not contain NUL characters.`, `${part}.${name}`);
-        }
-      }
+  app.addHook('onRoute', (route) => {
+    decorateRouteSchema(route);
+    const schema = route.schema as { querystring?: unknown; params?: unknown } | undefined;
+    if (route.config?.optionalBody || schema?.querystring || schema?.params) {
+      route.preValidation = [...asArray(route.preValidation), guardInput];
     }
   });
   registerErrorHandling(app);

@@ -5,6 +5,7 @@ import type { Clock } from './clock.ts';
 import { type SecretBox, sha256Hex } from './crypto.ts';
 import type { DB } from './db/index.ts';
 import { ApiError, badRequest, conflict } from './errors.ts';
+import { asArray } from './http.ts';
 
 const TTL_MS = 24 * 3600 * 1000;
 // A "running" record older than this belongs to a request that died with its process.
@@ -95,9 +96,18 @@ export const idempotencyPlugin = fp(
   async (app: FastifyInstance, { store, box, clock }: IdempotencyOptions) => {
     app.decorateRequest('idempotencyRecordId', null);
 
-    // preHandler runs after validation, so requests that fail validation are never stored.
-    app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
-      if (request.method !== 'POST' || !request.principal) return;
+    // Only authenticated POST routes take part. preHandler runs after validation, so requests that fail
+    // validation are never stored.
+    app.addHook('onRoute', (route) => {
+      const methods = Array.isArray(route.method) ? route.method : [route.method];
+      const access = (route.config as { access?: unknown } | undefined)?.access;
+      if (!methods.includes('POST') || access === undefined || access === 'public') return;
+      route.preHandler = [...asArray(route.preHandler), replayOrReserve];
+      route.onSend = [...asArray(route.onSend), storeResponse];
+    });
+
+    async function replayOrReserve(request: FastifyRequest, reply: FastifyReply) {
+      if (!request.principal) return;
       const header = request.headers['idempotency-key'];
       if (header === undefined) return;
       const key = Array.isArray(header) ? header[0] : header;
@@ -147,9 +157,9 @@ export const idempotencyPlugin = fp(
         'A request with this Idempotency-Key is still being processed; retry shortly.',
         'idempotency_in_progress',
       );
-    });
+    }
 
-    app.addHook('onSend', async (request, reply, payload) => {
+    async function storeResponse(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
       const id = request.idempotencyRecordId;
       if (id === null) return payload;
       request.idempotencyRecordId = null;
@@ -167,6 +177,6 @@ export const idempotencyPlugin = fp(
       }
       await store.finish(id, reply.statusCode, headers, box.encrypt(body));
       return payload;
-    });
+    }
   },
 );

@@ -27,10 +27,11 @@ export function createMetrics() {
 export type Metrics = ReturnType<typeof createMetrics>;
 
 export function registerMetrics(app: FastifyInstance, metrics: Metrics, token: string | undefined): void {
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     metrics.requests.inc({ method: request.method, route, status: String(reply.statusCode) });
     metrics.duration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+    done();
   });
 
   app.get(

@@ -24,7 +24,7 @@ describe('errors and validation', () => {
     const mine = await call(ctx.app, 'GET', '/api/plans', { headers: { 'x-request-id': 'abc-123' } });
     assert.equal(mine.headers['x-request-id'], 'abc-123');
     const error = await call(ctx.app, 'GET', '/api/user/profile');
-    assert.match(String(error.headers['x-request-id']), /^req_[0-9a-f]{32}$/);
+    assert.match(String(error.headers['x-request-id']), /^req_[0-9a-f]{12}[0-9a-z]{8,}$/);
     assert.equal(error.data.request_id, error.headers['x-request-id']);
     const hostile = await call(ctx.app, 'GET', '/api/plans', { headers: { 'x-request-id': '<script>' } });
     assert.notEqual(hostile.headers['x-request-id'], '<script>');
