@@ -27,10 +27,25 @@ export function createMetrics() {
 export type Metrics = ReturnType<typeof createMetrics>;
 
 export function registerMetrics(app: FastifyInstance, metrics: Metrics, token: string | undefined): void {
+  // Label children are looked up once per (method, route, status) rather than hashed on every request.
+  const counters = new Map<string, { inc(): void }>();
+  const timers = new Map<string, { observe(value: number): void }>();
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
-    metrics.requests.inc({ method: request.method, route, status: String(reply.statusCode) });
-    metrics.duration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+    const routeKey = `${request.method} ${route}`;
+    const countKey = `${routeKey} ${reply.statusCode}`;
+    let counter = counters.get(countKey);
+    if (!counter) {
+      counter = metrics.requests.labels(request.method, route, String(reply.statusCode));
+      counters.set(countKey, counter);
+    }
+    let timer = timers.get(routeKey);
+    if (!timer) {
+      timer = metrics.duration.labels(request.method, route);
+      timers.set(routeKey, timer);
+    }
+    counter.inc();
+    timer.observe(reply.elapsedTime / 1000);
     done();
   });
 

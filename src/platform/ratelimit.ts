@@ -114,13 +114,12 @@ export class RateLimits {
   }
 }
 
-async function settle(promise: Promise<RateLimiterRes>): Promise<RateLimiterRes> {
-  try {
-    return await promise;
-  } catch (error) {
+/** rate-limiter-flexible rejects with the state when a limit is hit; both outcomes are a state here. */
+function settle(promise: Promise<RateLimiterRes>): Promise<RateLimiterRes> {
+  return promise.catch((error: unknown) => {
     if (error instanceof RateLimiterRes) return error;
     throw error;
-  }
+  });
 }
 
 function toState(res: RateLimiterRes, limit: number, now: number): LimitState {

@@ -97,6 +97,18 @@ export class AccountsService {
   }
 
   profileView(user: UserRow): UserProfileView {
+    // Rows cached with a verified key are reused for many requests; their view is built once.
+    let view = this.profileViews.get(user);
+    if (!view) {
+      view = this.buildProfileView(user);
+      this.profileViews.set(user, view);
+    }
+    return view;
+  }
+
+  private readonly profileViews = new WeakMap<UserRow, UserProfileView>();
+
+  private buildProfileView(user: UserRow): UserProfileView {
     return {
       id: user.id,
       email: user.email,
