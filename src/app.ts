@@ -276,7 +276,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       },
     });
   }
-  await registerOpenApi(app, config);
+  // Before any route (the docs UI's included), so every route gets its access hook.
   await app.register(authPlugin, {
     lookup: accountsStore,
     cache: keyCache,
@@ -286,6 +286,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     plans: config.plans,
   });
   await app.register(idempotencyPlugin, { store: idempotency, box, clock });
+  await registerOpenApi(app, config);
   registerMetrics(app, metrics, config.metricsToken);
 
   app.get(

@@ -6,6 +6,7 @@ import { type Clock, nextUtcMidnight, utcDate } from './clock.ts';
 import { sha256Hex } from './crypto.ts';
 import type { UserRow } from './db/schema.ts';
 import { ApiError, forbidden, unauthorized } from './errors.ts';
+import { asArray } from './http.ts';
 import type { PubSub } from './pubsub.ts';
 import type { LimitState, RateLimits } from './ratelimit.ts';
 import type { UsageCounter } from './usage.ts';
@@ -213,22 +214,36 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthOptions) 
     return false;
   }
 
-  app.addHook('onRequest', async (request, reply) => {
-    const access = request.routeOptions.config.access;
+  async function limitPublic(request: FastifyRequest): Promise<void> {
     const now = clock.now();
-    if (access === undefined || access === 'public') {
-      const state = await limits.consumeIp('public', request.ip, now);
-      if (!state.allowed) {
-        throw tooMany(
-          'rate_limited',
-          'Too many requests from this address; retry after the reset time.',
-          state,
-          now,
-        );
-      }
-      return;
+    const state = await limits.consumeIp('public', request.ip, now);
+    if (!state.allowed) {
+      throw tooMany(
+        'rate_limited',
+        'Too many requests from this address; retry after the reset time.',
+        state,
+        now,
+      );
     }
+  }
 
+  // Each route gets its own hook, built from its declared access, so no per-request lookup of route options.
+  app.addHook('onRoute', (route) => {
+    const access = (route.config as { access?: Access } | undefined)?.access;
+    const hook =
+      access === undefined || access === 'public'
+        ? limitPublic
+        : (request: FastifyRequest, reply: FastifyReply) => authorise(request, reply, access);
+    route.onRequest = [hook, ...asArray(route.onRequest)];
+  });
+  // Unknown routes are public too.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (!request.is404) return done();
+    limitPublic(request).then(() => done(), done);
+  });
+
+  async function authorise(request: FastifyRequest, reply: FastifyReply, access: Exclude<Access, 'public'>) {
+    const now = clock.now();
     // An address that keeps failing is refused before its next guess is even checked.
     const blocked = failedRecently(request.ip, now)
       ? await limits.ipExhausted('auth', request.ip, now)
@@ -297,5 +312,5 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthOptions) 
     if (access.entitlement && !plan[access.entitlement]) {
       throw forbidden(`The ${principal.plan} plan does not include this feature.`, 'plan_not_entitled');
     }
-  });
+  }
 });

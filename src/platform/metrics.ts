@@ -1,9 +1,10 @@
 // Prometheus metrics at /metrics (bearer METRICS_TOKEN when set).
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 import Type from 'typebox';
 import { safeEqual } from './crypto.ts';
 import { unauthorized } from './errors.ts';
+import { asArray } from './http.ts';
 
 export function createMetrics() {
   const registry = new Registry();
@@ -27,26 +28,24 @@ export function createMetrics() {
 export type Metrics = ReturnType<typeof createMetrics>;
 
 export function registerMetrics(app: FastifyInstance, metrics: Metrics, token: string | undefined): void {
-  // Label children are looked up once per (method, route, status) rather than hashed on every request.
-  const counters = new Map<string, { inc(): void }>();
-  const timers = new Map<string, { observe(value: number): void }>();
-  app.addHook('onResponse', (request, reply, done) => {
-    const route = request.routeOptions.url ?? 'unmatched';
-    const routeKey = `${request.method} ${route}`;
-    const countKey = `${routeKey} ${reply.statusCode}`;
-    let counter = counters.get(countKey);
-    if (!counter) {
-      counter = metrics.requests.labels(request.method, route, String(reply.statusCode));
-      counters.set(countKey, counter);
-    }
-    let timer = timers.get(routeKey);
-    if (!timer) {
-      timer = metrics.duration.labels(request.method, route);
-      timers.set(routeKey, timer);
-    }
-    counter.inc();
-    timer.observe(reply.elapsedTime / 1000);
-    done();
+  // Each route gets its own hook with its label children resolved once, not hashed on every request.
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (methods.length !== 1) return;
+    const method = methods[0]!;
+    const timer = metrics.duration.labels(method, route.url);
+    const counters = new Map<number, { inc(): void }>();
+    const hook = (_request: unknown, reply: FastifyReply, done: () => void) => {
+      let counter = counters.get(reply.statusCode);
+      if (!counter) {
+        counter = metrics.requests.labels(method, route.url, String(reply.statusCode));
+        counters.set(reply.statusCode, counter);
+      }
+      counter.inc();
+      timer.observe(reply.elapsedTime / 1000);
+      done();
+    };
+    route.onResponse = [...asArray(route.onResponse), hook];
   });
 
   app.get(
