@@ -14,7 +14,7 @@ const TSX = import.meta.resolve('tsx');
 // ---------- settings
 
 export interface BenchSettings {
-  /** Seconds per measured run (BENCH_DURATION, default 10). */
+  /** Seconds per measured run (BENCH_DURATION, default 5). */
   duration: number;
   /** Seconds of warm-up per target (BENCH_WARMUP, default 2; 0 skips it). */
   warmup: number;
@@ -22,7 +22,7 @@ export interface BenchSettings {
   connections: number;
   /** Requests in flight per connection (BENCH_PIPELINING, default 1). */
   pipelining: number;
-  /** Alternating baseline/measured rounds (BENCH_ROUNDS, default 1). */
+  /** Alternating baseline/measured rounds (BENCH_ROUNDS, default 3: one noisy run cannot swing the ratio). */
   rounds: number;
   /** Directory for V8 CPU profiles of the servers (BENCH_PROFILE_DIR), or undefined. */
   profileDir?: string;
@@ -45,11 +45,11 @@ function positive(name: string, fallback: number, { integer = true, allowZero = 
 export function benchSettings(): BenchSettings {
   const profileDir = process.env.BENCH_PROFILE_DIR?.trim();
   return {
-    duration: positive('BENCH_DURATION', 10, { integer: false }),
+    duration: positive('BENCH_DURATION', 5, { integer: false }),
     warmup: positive('BENCH_WARMUP', 2, { integer: false, allowZero: true }),
     connections: positive('BENCH_CONNECTIONS', 50),
     pipelining: positive('BENCH_PIPELINING', 1),
-    rounds: positive('BENCH_ROUNDS', 1),
+    rounds: positive('BENCH_ROUNDS', 3),
     profileDir: profileDir ? path.resolve(profileDir) : undefined,
   };
 }

@@ -5,8 +5,8 @@
 // (baseline, measured) so both see the same machine conditions. Exit code 0 whether or not the goal is met;
 // 1 only when the benchmark itself could not run or its checks failed.
 //
-// Environment: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 50), BENCH_WARMUP (s, default 2),
-// BENCH_PIPELINING (default 1), BENCH_ROUNDS (default 1), BENCH_PROFILE_DIR (write V8 CPU profiles of both
+// Environment: BENCH_DURATION (s, default 5), BENCH_CONNECTIONS (default 50), BENCH_WARMUP (s, default 2),
+// BENCH_PIPELINING (default 1), BENCH_ROUNDS (default 3), BENCH_PROFILE_DIR (write V8 CPU profiles of both
 // servers under it; profiling slows them, so the ratio of such a run means little).
 import os from 'node:os';
 import path from 'node:path';
