@@ -1,7 +1,6 @@
 // buildApp(config, options) → a ready Fastify instance with every platform plugin and module registered.
 import cors from '@fastify/cors';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import underPressure from '@fastify/under-pressure';
 import Fastify, { type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { Redis } from 'ioredis';
 import sjson from 'secure-json-parse';
@@ -12,7 +11,7 @@ import { AccountsStore } from './modules/accounts/store.ts';
 import { statusRoutes } from './modules/content/status/routes.ts';
 import { StatusService } from './modules/content/status/service.ts';
 import { StatusStore } from './modules/content/status/store.ts';
-import { authPlugin, KeyCache } from './platform/auth.ts';
+import { authPlugin, KeyCache, publicLimiter } from './platform/auth.ts';
 import { type Clock, systemClock } from './platform/clock.ts';
 import { loadOrCreateSecretKey, SecretBox } from './platform/crypto.ts';
 import {
@@ -30,6 +29,7 @@ import { requestId } from './platform/ids.ts';
 import { JobQueue, JobWorker } from './platform/jobs/index.ts';
 import { createMetrics, type Metrics, registerMetrics } from './platform/metrics.ts';
 import { decorateRouteSchema, registerOpenApi } from './platform/openapi.ts';
+import { OverloadMonitor } from './platform/overload.ts';
 import { LocalPubSub, type PubSub, RedisPubSub } from './platform/pubsub.ts';
 import { RateLimits } from './platform/ratelimit.ts';
 import { connectRedis } from './platform/redis.ts';
@@ -238,6 +238,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     closing = true;
   });
   // Callback-style hooks: they run on every request, and skip a promise each.
+  const overload = new OverloadMonitor(config.overloadEventLoopDelayMs);
+  const limitUnknownRoute = publicLimiter(limits, clock);
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
     reply.header('X-Content-Type-Options', 'nosniff');
@@ -245,6 +247,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       reply.header('Connection', 'close');
       return done(unavailable('The service is shutting down; retry shortly.', 2));
     }
+    if (overload.overloaded) {
+      return done(
+        new ApiError(503, 'overloaded', 'The service is overloaded; retry after a few seconds.', {
+          headers: { 'Retry-After': 5 },
+        }),
+      );
+    }
+    // Routes carry their own access hooks; unknown routes are public and limited per IP here.
+    if (request.is404) return void limitUnknownRoute(request).then(() => done(), done);
     done();
   });
   app.addHook('onRoute', (route) => {
@@ -265,15 +276,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         'X-RateLimit-Reset',
         'Retry-After',
       ],
-    });
-  }
-  if (config.overloadEventLoopDelayMs > 0) {
-    await app.register(underPressure, {
-      maxEventLoopDelay: config.overloadEventLoopDelayMs,
-      pressureHandler: (_request, reply) => {
-        reply.header('Retry-After', 5);
-        sendProblem(reply, 503, 'overloaded', 'The service is overloaded; retry after a few seconds.');
-      },
     });
   }
   // Before any route (the docs UI's included), so every route gets its access hook.
@@ -329,6 +331,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   }
 
   app.addHook('onClose', async () => {
+    overload.stop();
     for (const timer of timers) clearInterval(timer);
     await worker.stop();
     try {

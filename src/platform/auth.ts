@@ -175,6 +175,22 @@ class UtcDay {
   }
 }
 
+/** The per-IP limit of public routes (and of unknown ones). */
+export function publicLimiter(limits: RateLimits, clock: Clock) {
+  return async (request: FastifyRequest): Promise<void> => {
+    const now = clock.now();
+    const state = await limits.consumeIp('public', request.ip, now);
+    if (!state.allowed) {
+      throw tooMany(
+        'rate_limited',
+        'Too many requests from this address; retry after the reset time.',
+        state,
+        now,
+      );
+    }
+  };
+}
+
 export const authPlugin = fp(async (app: FastifyInstance, options: AuthOptions) => {
   const { lookup, cache, limits, usage, clock, plans } = options;
   const day = new UtcDay();
@@ -235,11 +251,6 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthOptions) 
         ? limitPublic
         : (request: FastifyRequest, reply: FastifyReply) => authorise(request, reply, access);
     route.onRequest = [hook, ...asArray(route.onRequest)];
-  });
-  // Unknown routes are public too.
-  app.addHook('onRequest', (request, _reply, done) => {
-    if (!request.is404) return done();
-    limitPublic(request).then(() => done(), done);
   });
 
   async function authorise(request: FastifyRequest, reply: FastifyReply, access: Exclude<Access, 'public'>) {
