@@ -283,8 +283,20 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthOptions) 
     }
 
     const plan = plans[principal.plan];
-    const burst = await limits.consumeBurst(principal.keyId, plan.burst_per_second, now);
+    const { date, midnight } = day.at(now);
+    const quota = plan.daily_quota;
+    const counted = access.quota !== 'exempt';
+    // Both limits are asked at once (one round trip to Redis, not two); a burst refusal gives the count back.
+    const [burst, daily] = await Promise.all([
+      limits.consumeBurst(principal.keyId, plan.burst_per_second, now),
+      counted
+        ? limits.consumeQuota(principal.userId, date, quota)
+        : quota === null
+          ? null
+          : limits.peekQuota(principal.userId, date).then((count) => ({ allowed: true, count })),
+    ]);
     if (!burst.allowed) {
+      if (counted && daily?.allowed) await limits.refundQuota(principal.userId, date);
       throw tooMany(
         'rate_limited',
         `This key is limited to ${plan.burst_per_second} requests per second.`,
@@ -292,24 +304,16 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthOptions) 
         now,
       );
     }
-    const { date, midnight } = day.at(now);
-    const quota = plan.daily_quota;
-    let count: number;
-    if (access.quota === 'exempt') {
-      count = quota === null ? 0 : await limits.peekQuota(principal.userId, date);
-    } else {
-      const result = await limits.consumeQuota(principal.userId, date, quota);
-      if (!result.allowed) {
-        throw tooMany(
-          'quota_exceeded',
-          `The daily quota of ${quota} requests for the ${principal.plan} plan is used up; it resets at 00:00 UTC.`,
-          { allowed: false, limit: quota ?? 0, remaining: 0, resetAt: midnight },
-          now,
-        );
-      }
-      count = result.count;
-      usage.record(principal.userId, date);
+    if (daily && !daily.allowed) {
+      throw tooMany(
+        'quota_exceeded',
+        `The daily quota of ${quota} requests for the ${principal.plan} plan is used up; it resets at 00:00 UTC.`,
+        { allowed: false, limit: quota ?? 0, remaining: 0, resetAt: midnight },
+        now,
+      );
     }
+    if (counted) usage.record(principal.userId, date);
+    const count = daily?.count ?? 0;
     if (quota === null) setLimitHeaders(reply, burst);
     else setLimitHeaders(reply, { limit: quota, remaining: quota - count, resetAt: midnight });
     usage.touchKey(principal.keyId, now);

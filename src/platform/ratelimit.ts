@@ -44,31 +44,38 @@ export class RateLimits {
       : new RateLimiterMemory({ keyPrefix, points, duration });
   }
 
+  // The two methods below run on every authenticated request: plain promise chains, no async frames.
+
   /** One point from the key's per-second burst budget. */
-  async consumeBurst(keyId: number, perSecond: number, now: number): Promise<LimitState> {
+  consumeBurst(keyId: number, perSecond: number, now: number): Promise<LimitState> {
     let limiter = this.burstLimiters.get(perSecond);
     if (!limiter) {
       limiter = this.make(`burst${perSecond}`, perSecond, 1);
       this.burstLimiters.set(perSecond, limiter);
     }
-    return toState(await settle(limiter.consume(String(keyId))), perSecond, now);
+    return settle(limiter.consume(String(keyId))).then((res) => toState(res, perSecond, now));
   }
 
   /** Counts one request against the user's quota for `date`; a refused request is given back. */
-  async consumeQuota(
+  consumeQuota(
     userId: number,
     date: string,
     quota: number | null,
   ): Promise<{ allowed: boolean; count: number }> {
     const key = `${userId}:${date}`;
-    if (!this.seeded.has(key)) await this.seed(key, userId, date);
-    const res = await settle(this.quota.consume(key, 1));
-    const count = res.consumedPoints;
-    if (quota !== null && count > quota) {
-      await this.quota.reward(key, 1);
-      return { allowed: false, count: count - 1 };
+    if (!this.seeded.has(key)) {
+      return this.seed(key, userId, date).then(() => this.consumeQuota(userId, date, quota));
     }
-    return { allowed: true, count };
+    return settle(this.quota.consume(key, 1)).then((res) => {
+      const count = res.consumedPoints;
+      if (quota === null || count <= quota) return { allowed: true, count };
+      return this.quota.reward(key, 1).then(() => ({ allowed: false, count: count - 1 }));
+    });
+  }
+
+  /** Gives back one counted request (it was refused by another limit). */
+  async refundQuota(userId: number, date: string): Promise<void> {
+    await this.quota.reward(`${userId}:${date}`, 1);
   }
 
   /** The user's counted requests for `date` without counting this one. */
