@@ -80,7 +80,8 @@ function guardInput(request: FastifyRequest, _reply: unknown, done: (error?: Err
   ] as const) {
     for (const [name, value] of Object.entries((values ?? {}) as Record<string, unknown>)) {
       if (typeof value === 'string' && value.includes('\u0000')) {
-        return done(badRequest(`${part}.${name} must not contain NUL characters.`, `${part}.${name}`));
+        done(badRequest(`${part}.${name} must not contain NUL characters.`, `${part}.${name}`));
+        return;
       }
     }
   }
