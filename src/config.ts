@@ -16,7 +16,9 @@ export const SOURCE_IDS = [
 ] as const;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-export type DatabaseConfig = { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
+export type DatabaseConfig =
+  | { kind: 'sqlite'; path: string }
+  | { kind: 'postgres'; url: string; poolSize?: number };
 
 export interface ProviderConfig {
   clientId?: string;
@@ -146,7 +148,7 @@ function parseDatabase(env: Env): { database: DatabaseConfig; dataDir: string } 
       throw new ConfigError('DATABASE_URL', 'is not a valid postgres:// URL');
     }
     return {
-      database: { kind: 'postgres', url: raw },
+      database: { kind: 'postgres', url: raw, poolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000) },
       dataDir: path.resolve(read(env, 'DATA_DIR') ?? './data'),
     };
   }

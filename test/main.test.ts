@@ -42,6 +42,7 @@ describe('process lifecycle', () => {
       SECRET_KEY: TEST_SECRET_KEY,
       BOOTSTRAP_API_KEY: key,
       USAGE_FLUSH_INTERVAL_MS: '600000',
+      DATABASE_POOL_SIZE: '3',
       ...(testRedisUrl ? { REDIS_URL: testRedisUrl, REDIS_KEY_PREFIX: testRedisPrefix() } : {}),
     };
     const { child, url } = await startServer(env);
@@ -79,6 +80,7 @@ describe('CLI', () => {
       DATABASE_URL: database.url,
       DATA_DIR: database.dataDir,
       SECRET_KEY: TEST_SECRET_KEY,
+      DATABASE_POOL_SIZE: '2',
     };
     const cli = (...args: string[]) =>
       spawnSync(process.execPath, ['bin/crestwatch.mjs', ...args], {
@@ -108,8 +110,10 @@ describe('CLI', () => {
       const list = cli('keys', 'list', '--email', 'cli@example.com');
       assert.match(list.stdout, new RegExp(`^${id}\\t${secret.slice(0, 11)}\\tdeploy\\tread\\tactive`, 'm'));
       assert.ok(!list.stdout.includes(secret));
-      assert.equal(cli('keys', 'revoke', '--id', id).status, 0);
-      assert.match(cli('keys', 'list', '--email', 'cli@example.com').stdout, /\tinactive\t/);
+      const revoke = cli('keys', 'revoke', '--id', id);
+      assert.equal(revoke.status, 0, revoke.stderr);
+      const after = cli('keys', 'list', '--email', 'cli@example.com');
+      assert.match(after.stdout, /\tinactive\t/, after.stderr);
       const bad = cli('users', 'create', '--email', 'x@example.com', '--plan', 'gold');
       assert.equal(bad.status, 2);
       assert.match(bad.stderr, /--plan must be one of/);

@@ -36,6 +36,8 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestCo
     SECRET_KEY: TEST_SECRET_KEY,
     BOOTSTRAP_API_KEY: operatorKey,
     LOG_LEVEL: 'silent',
+    // Many apps run at once in the suite; keep PostgreSQL well under its connection limit.
+    DATABASE_POOL_SIZE: '3',
     PLANS: JSON.stringify({ enterprise: { burst_per_second: 100_000 } }),
     PUBLIC_RATE_LIMIT_PER_MINUTE: '100000',
     ...(testRedisUrl

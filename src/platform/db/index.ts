@@ -23,7 +23,7 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-export function openDatabase(config: DatabaseConfig, options: { poolSize?: number } = {}): DatabaseHandle {
+export function openDatabase(config: DatabaseConfig): DatabaseHandle {
   if (config.kind === 'sqlite') {
     if (config.path !== ':memory:') fs.mkdirSync(path.dirname(config.path), { recursive: true });
     const sqlite = new SQLite(config.path);
@@ -36,7 +36,7 @@ export function openDatabase(config: DatabaseConfig, options: { poolSize?: numbe
   }
   const pool = new pg.Pool({
     connectionString: config.url,
-    max: options.poolSize ?? 10,
+    max: config.poolSize ?? 10,
     connectionTimeoutMillis: 5000,
     idleTimeoutMillis: 30_000,
   });
