@@ -230,18 +230,7 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthOptions) 
     return false;
   }
 
-  async function limitPublic(request: FastifyRequest): Promise<void> {
-    const now = clock.now();
-    const state = await limits.consumeIp('public', request.ip, now);
-    if (!state.allowed) {
-      throw tooMany(
-        'rate_limited',
-        'Too many requests from this address; retry after the reset time.',
-        state,
-        now,
-      );
-    }
-  }
+  const limitPublic = publicLimiter(limits, clock);
 
   // Each route gets its own hook, built from its declared access, so no per-request lookup of route options.
   app.addHook('onRoute', (route) => {
