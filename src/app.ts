@@ -11,7 +11,7 @@ import { AccountsStore } from './modules/accounts/store.ts';
 import { statusRoutes } from './modules/content/status/routes.ts';
 import { StatusService } from './modules/content/status/service.ts';
 import { StatusStore } from './modules/content/status/store.ts';
-import { authPlugin, KeyCache, publicLimiter } from './platform/auth.ts';
+import { authPlugin, hookFor, KeyCache, publicLimiter } from './platform/auth.ts';
 import { type Clock, systemClock } from './platform/clock.ts';
 import { loadOrCreateSecretKey, SecretBox } from './platform/crypto.ts';
 import {
@@ -240,7 +240,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   // Callback-style hooks: they run on every request, and skip a promise each.
   const overload = new OverloadMonitor(config.overloadEventLoopDelayMs);
-  const limitUnknownRoute = publicLimiter(limits, clock);
+  const limitUnknownRoute = hookFor(publicLimiter(limits, clock));
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
     reply.header('X-Content-Type-Options', 'nosniff');
@@ -256,7 +256,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       );
     }
     // Routes carry their own access hooks; unknown routes are public and limited per IP here.
-    if (request.is404) return void limitUnknownRoute(request).then(() => done(), done);
+    if (request.is404) return limitUnknownRoute(request, reply, done);
     done();
   });
   app.addHook('onRoute', (route) => {
