@@ -11,6 +11,9 @@ import { AccountsStore } from './modules/accounts/store.ts';
 import { statusRoutes } from './modules/content/status/routes.ts';
 import { StatusService } from './modules/content/status/service.ts';
 import { StatusStore } from './modules/content/status/store.ts';
+import { signalRoutes } from './modules/signals/routes.ts';
+import { SignalsService } from './modules/signals/service.ts';
+import { SignalsStore } from './modules/signals/store.ts';
 import { authPlugin, hookFor, KeyCache, publicLimiter } from './platform/auth.ts';
 import { type Clock, systemClock } from './platform/clock.ts';
 import { loadOrCreateSecretKey, SecretBox } from './platform/crypto.ts';
@@ -53,6 +56,7 @@ export interface Services {
   worker: JobWorker;
   status: StatusService;
   metrics: Metrics;
+  signals: SignalsService;
 }
 
 export interface BuildOptions {
@@ -210,6 +214,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     worker,
     status,
     metrics,
+    signals: new SignalsService(new SignalsStore(db), clock),
   };
   app.decorate('services', services);
   app.setValidatorCompiler(validatorCompiler);
@@ -306,6 +311,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   );
 
   await accountRoutes(app, services);
+  await signalRoutes(app, services);
   await statusRoutes(app, services);
 
   const bootstrapFile = await accounts.bootstrap({

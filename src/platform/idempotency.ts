@@ -163,8 +163,9 @@ export const idempotencyPlugin = fp(
       const id = request.idempotencyRecordId;
       if (id === null) return payload;
       request.idempotencyRecordId = null;
-      // A server-side failure is not final: let the client retry with the same key.
-      if (reply.statusCode >= 500) {
+      // A server-side failure is not final, and a request that failed validation is not kept (routes that
+      // validate items themselves attach validation errors and may still answer 400).
+      if (reply.statusCode >= 500 || (reply.statusCode === 400 && request.validationError)) {
         await store.remove(id);
         return payload;
       }

@@ -110,6 +110,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
       tags: [
         { name: 'account', description: 'Profile, API keys, usage and audit log' },
         { name: 'operator', description: 'Operator routes (permission `admin`)' },
+        { name: 'signals', description: 'Signal ingestion (permission `ingest`)' },
         { name: 'meta', description: 'Plans, status and the API description' },
       ],
     },

@@ -58,3 +58,8 @@ export function fieldErrors(errors: ErrorObject[], part: string): FieldError[] {
   }
   return out;
 }
+
+/** A validator with the body rules (strict, no coercion), for checking items one by one. */
+export function compileBodyValidator(schema: object) {
+  return bodyAjv.compile(schema);
+}

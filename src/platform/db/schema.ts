@@ -86,7 +86,25 @@ export interface StatusChecksTable {
   checked_at: number;
 }
 
+export interface SignalsTable {
+  id: Generated<number>;
+  source: string;
+  external_id: string;
+  text: string;
+  title: string | null;
+  url: string | null;
+  author: string | null;
+  lang: string | null;
+  location: string | null;
+  keywords: string | null;
+  engagement: string | null;
+  observed_at: number;
+  received_at: number;
+  processed_at: number | null;
+}
+
 export interface Database {
+  signals: SignalsTable;
   users: UsersTable;
   api_keys: ApiKeysTable;
   audit_log: AuditLogTable;

@@ -1,6 +1,7 @@
 // One migration set for both databases; each migration gets the dialect for the few type differences.
 import type { Migration, MigrationProvider } from 'kysely';
 import { foundation } from './0001_foundation.ts';
+import { signals } from './0002_signals.ts';
 import type { Dialect } from './helpers.ts';
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -8,6 +9,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
     async getMigrations(): Promise<Record<string, Migration>> {
       return {
         '0001_foundation': foundation(dialect),
+        '0002_signals': signals(dialect),
       };
     },
   };

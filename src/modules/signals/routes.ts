@@ -1,0 +1,39 @@
+// Signal ingestion.
+import type { FastifySchemaValidationError } from 'fastify';
+import type { Services } from '../../app.ts';
+import type { App } from '../../platform/http.ts';
+import { IngestBody, IngestResponse, MAX_BATCH } from './schemas.ts';
+
+const TEN_MIB = 10 * 1024 * 1024;
+const ITEM_PATH = /^\/signals\/\d+(\/|$)/;
+
+export async function signalRoutes(app: App, { signals }: Services): Promise<void> {
+  app.post(
+    '/api/signals',
+    {
+      config: { access: { permission: 'ingest' } },
+      bodyLimit: TEN_MIB,
+      // Item errors do not fail the batch: they are reported per item. Anything else is still a 400.
+      attachValidation: true,
+      schema: {
+        tags: ['signals'],
+        summary: 'Ingest signals',
+        description:
+          `Up to ${MAX_BATCH} signals per call (body up to 10 MiB), permission \`ingest\`. Each item is validated on ` +
+          'its own: invalid items are listed in `rejected` with their index and reason, the others are stored. ' +
+          'The same (source, external_id) is stored once; repeats count as `duplicates`.',
+        body: IngestBody,
+        response: { 202: IngestResponse },
+      },
+    },
+    async (request, reply) => {
+      const failure = request.validationError;
+      if (failure) {
+        const errors = (failure as { validation?: FastifySchemaValidationError[] }).validation ?? [];
+        if (errors.length === 0 || !errors.every((e) => ITEM_PATH.test(e.instancePath))) throw failure;
+      }
+      const body = request.body as { signals: unknown[] };
+      return reply.code(202).send(await signals.ingest(body.signals));
+    },
+  );
+}

@@ -1,0 +1,80 @@
+// Ingestion: each item is checked on its own, good items are stored, bad ones are named, duplicates counted.
+import type { Clock } from '../../platform/clock.ts';
+import { compileBodyValidator, fieldErrors } from '../../platform/validation.ts';
+import { SignalInput } from './schemas.ts';
+import type { NewSignal, SignalsStore } from './store.ts';
+
+const validateItem = compileBodyValidator(SignalInput);
+// Clocks drift; an item "from the future" beyond this is a mistake, not skew.
+const FUTURE_TOLERANCE_MS = 5 * 60_000;
+
+export interface IngestResult {
+  accepted: number;
+  duplicates: number;
+  rejected: { index: number; detail: string }[];
+}
+
+interface SignalItem {
+  source: string;
+  external_id: string;
+  text: string;
+  title?: string;
+  url?: string;
+  author?: string;
+  observed_at?: string;
+  lang?: string;
+  location?: string;
+  keywords?: string[];
+  engagement?: Record<string, number>;
+}
+
+export class SignalsService {
+  constructor(
+    private readonly store: SignalsStore,
+    private readonly clock: Clock,
+  ) {}
+
+  async ingest(items: unknown[]): Promise<IngestResult> {
+    const now = this.clock.now();
+    const rejected: IngestResult['rejected'] = [];
+    const rows: NewSignal[] = [];
+    const seen = new Set<string>();
+    let duplicatesInBatch = 0;
+    items.forEach((item, index) => {
+      if (!validateItem(item)) {
+        const errors = fieldErrors(validateItem.errors ?? [], `signals[${index}]`);
+        rejected.push({ index, detail: errors.map((e) => `${e.path} ${e.message}`).join('; ') });
+        return;
+      }
+      const signal = item as SignalItem;
+      const observedAt = signal.observed_at === undefined ? now : Date.parse(signal.observed_at);
+      if (observedAt > now + FUTURE_TOLERANCE_MS) {
+        rejected.push({ index, detail: `signals[${index}].observed_at is in the future` });
+        return;
+      }
+      const dedupKey = `${signal.source}\u0000${signal.external_id}`;
+      if (seen.has(dedupKey)) {
+        duplicatesInBatch++;
+        return;
+      }
+      seen.add(dedupKey);
+      rows.push({
+        source: signal.source,
+        external_id: signal.external_id,
+        text: signal.text,
+        title: signal.title ?? null,
+        url: signal.url ?? null,
+        author: signal.author ?? null,
+        lang: signal.lang ?? null,
+        location: signal.location ?? null,
+        keywords: signal.keywords ? JSON.stringify(signal.keywords) : null,
+        engagement: signal.engagement ? JSON.stringify(signal.engagement) : null,
+        observed_at: observedAt,
+        received_at: now,
+        processed_at: null,
+      });
+    });
+    const accepted = rows.length > 0 ? await this.store.insertNew(rows) : 0;
+    return { accepted, duplicates: duplicatesInBatch + (rows.length - accepted), rejected };
+  }
+}
