@@ -1,0 +1,427 @@
+// Pure trend metrics: every number a TrendItem exposes is computed here from hourly buckets, minute counts,
+// sentiment sums and platform counts. No I/O and no clock: "now" and hour indexes are arguments.
+// docs/metrics.md states every formula and constant below; keep the two in step (and bump METRICS_VERSION
+// when a number would change).
+
+export const METRICS_VERSION = 'crestwatch-metrics/1';
+
+export const HOUR_MS = 3_600_000;
+export const HOURS_PER_WEEK = 168;
+
+/** Contract periods in hours. */
+export const PERIOD_HOURS = { '1h': 1, '24h': 24, '7d': 168, '30d': 720 } as const;
+export type PeriodName = keyof typeof PERIOD_HOURS;
+
+/** Every tunable constant, in one place so docs and explanations can quote them. */
+export const METRIC_CONSTANTS = Object.freeze({
+  /** overall_trend: growth ≥ +10 % growing, ≤ −10 % declining. */
+  overallTrendThresholdPct: 10,
+  /** Recent baseline: EWMA over the 24 complete hours before the current one. */
+  recentWindowHours: 24,
+  recentAlpha: 0.2,
+  /** Seasonal baseline: EWMA over the same hour of the week in up to 4 past weeks, oldest first. */
+  seasonalWeeks: 4,
+  seasonalAlpha: 0.5,
+  /** Weight of the seasonal EWMA when both baselines exist. */
+  seasonalWeight: 0.5,
+  /** λ never goes below this, so a handful of mentions on a silent phrase is not a surge. */
+  lambdaFloor: 1,
+  /** score = 100 × (1 − e^(−max(z, 0) / k)). */
+  squashK: 5,
+  /** Lifecycle thresholds. */
+  emergingMaxAgeHours: 24,
+  emergingMinScore: 50,
+  risingMinGrowthPct: 25,
+  risingMinScore: 40,
+  peakingNearMaxRatio: 0.8,
+  decliningMaxGrowthPct: -25,
+  shapeUpRatio: 1.25,
+  shapeDownRatio: 0.75,
+  /** Sentiment thresholds (VADER's own cut-offs) and the share that makes a side count for "mixed". */
+  sentimentPositive: 0.05,
+  sentimentNegative: -0.05,
+  mixedMinSharePct: 30,
+  /** Platform shares are exact in units of 1 / 10 000 (4 decimals). */
+  shareUnits: 10_000,
+});
+
+const C = METRIC_CONSTANTS;
+
+export type OverallTrend = 'growing' | 'declining' | 'stable';
+export type LifecycleStage = 'emerging' | 'rising' | 'peaking' | 'declining' | 'stable';
+export type SentimentCategory = 'positive' | 'negative' | 'neutral' | 'mixed';
+
+// ---------------------------------------------------------------------------------------------------------
+// Helpers
+
+/**
+ * Rounds half away from zero to `decimals` places: round(0.125, 2) = 0.13, round(-0.125, 2) = -0.13.
+ * The product is read at 15 significant digits first so 1.005 × 100 (= 100.49999…) rounds as 100.5.
+ * Never returns -0.
+ */
+export function round(value: number, decimals: number): number {
+  const factor = 10 ** decimals;
+  const scaled = Number((Math.abs(value) * factor).toPrecision(15));
+  const r = (Math.sign(value) * Math.round(scaled)) / factor;
+  return r === 0 ? 0 : r;
+}
+
+/** Hour index of an instant: floor(ms / 3 600 000), hours since the Unix epoch (UTC). */
+export function hourIndex(ms: number): number {
+  return Math.floor(ms / HOUR_MS);
+}
+
+/** Hour of the week of an hour index, 0 = Monday 00:00–01:00 UTC (the epoch was a Thursday, +72 h). */
+export function hourOfWeek(hour: number): number {
+  return (((hour + 72) % HOURS_PER_WEEK) + HOURS_PER_WEEK) % HOURS_PER_WEEK;
+}
+
+/** hourly[i], or 0 before the start of the array (no data = no mentions). */
+function at(hourly: readonly number[], i: number): number {
+  return i >= 0 && i < hourly.length ? hourly[i] : 0;
+}
+
+function checkPeriod(periodHours: number): void {
+  if (!Number.isInteger(periodHours) || periodHours < 1) {
+    throw new RangeError(`periodHours must be a positive integer, got ${periodHours}`);
+  }
+}
+
+/** The `periodHours` buckets ending `offset` periods back (0 = current period), oldest first. */
+function window(hourly: readonly number[], periodHours: number, offset: number): number[] {
+  const end = hourly.length - offset * periodHours; // exclusive
+  const out: number[] = [];
+  for (let i = end - periodHours; i < end; i++) out.push(at(hourly, i));
+  return out;
+}
+
+function sum(values: readonly number[]): number {
+  let s = 0;
+  for (const v of values) s += v;
+  return s;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Volume and change. `hourly` is oldest first; its last element is the current hour (it may be partial).
+
+/** volume = Σ of the last `periodHours` hourly buckets (missing buckets count 0). */
+export function volume(hourly: readonly number[], periodHours: number): number {
+  checkPeriod(periodHours);
+  return sum(window(hourly, periodHours, 0));
+}
+
+/** previous_volume = Σ of the `periodHours` buckets just before the current period. */
+export function previousVolume(hourly: readonly number[], periodHours: number): number {
+  checkPeriod(periodHours);
+  return sum(window(hourly, periodHours, 1));
+}
+
+/** absolute_change = volume − previous_volume. */
+export function absoluteChange(current: number, previous: number): number {
+  return current - previous;
+}
+
+/** growth = (volume − previous) / previous × 100, 2 decimals; null when previous = 0. */
+export function growth(current: number, previous: number): number | null {
+  if (previous === 0) return null;
+  return round(((current - previous) / previous) * 100, 2);
+}
+
+/** average_velocity = volume / periodHours (mentions per hour), 2 decimals. */
+export function averageVelocity(current: number, periodHours: number): number {
+  checkPeriod(periodHours);
+  return round(current / periodHours, 2);
+}
+
+/** trend_stability = population standard deviation of the period's hourly buckets, 2 decimals. */
+export function trendStability(hourly: readonly number[], periodHours: number): number {
+  checkPeriod(periodHours);
+  const values = window(hourly, periodHours, 0);
+  const mean = sum(values) / periodHours;
+  let squares = 0;
+  for (const v of values) squares += (v - mean) ** 2;
+  return round(Math.sqrt(squares / periodHours), 2);
+}
+
+/**
+ * overall_trend: growing when growth ≥ +10, declining when growth ≤ −10, else stable.
+ * growth null (previous period empty): growing when volume > 0, else stable.
+ */
+export function overallTrend(growthPct: number | null, current: number): OverallTrend {
+  if (growthPct === null) return current > 0 ? 'growing' : 'stable';
+  if (growthPct >= C.overallTrendThresholdPct) return 'growing';
+  if (growthPct <= -C.overallTrendThresholdPct) return 'declining';
+  return 'stable';
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Velocity
+
+/** velocity_1h = Σ of the last 60 minute counts (mentions in the last 60 minutes). */
+export function velocity1h(minuteCounts: readonly number[]): number {
+  return sum(minuteCounts.slice(-60));
+}
+
+/** Exponentially weighted mean, seeded with the first value: m₀ = v₀, mᵢ = α·vᵢ + (1 − α)·mᵢ₋₁. */
+export function ewma(values: readonly number[], alpha: number): number | null {
+  if (values.length === 0) return null;
+  let m = values[0];
+  for (let i = 1; i < values.length; i++) m = alpha * values[i] + (1 - alpha) * m;
+  return m;
+}
+
+export interface VelocityBaseline {
+  /** The expected mentions for the current hour, after blending and the floor. */
+  lambda: number;
+  /** EWMA (α 0.5) of the same hour of the week in past weeks, oldest first; null with < 1 week of data. */
+  seasonal: number | null;
+  /** EWMA (α 0.2) of the up to 24 complete hours before the current one; null when there are none. */
+  recent: number | null;
+  /** How many past weeks fed `seasonal`. */
+  weeks: number;
+}
+
+/**
+ * The expected count λ for the current hour (hourly[n − 1]), from complete hours only:
+ * seasonal = EWMA(α 0.5) of hourly[n − 1 − 168k] for k = 4…1 (those that exist, oldest first);
+ * recent = EWMA(α 0.2) of hourly[n − 25 … n − 2] (those that exist);
+ * λ = max(1, 0.5·seasonal + 0.5·recent), or max(1, whichever exists), or 1 when neither does.
+ */
+export function velocityBaseline(hourly: readonly number[]): VelocityBaseline {
+  const n = hourly.length;
+  const seasonalValues: number[] = [];
+  for (let k = C.seasonalWeeks; k >= 1; k--) {
+    const i = n - 1 - k * HOURS_PER_WEEK;
+    if (i >= 0) seasonalValues.push(hourly[i]);
+  }
+  const recentValues = hourly.slice(Math.max(0, n - 1 - C.recentWindowHours), Math.max(0, n - 1));
+  const seasonal = ewma(seasonalValues, C.seasonalAlpha);
+  const recent = ewma(recentValues, C.recentAlpha);
+  let blended: number;
+  if (seasonal !== null && recent !== null)
+    blended = C.seasonalWeight * seasonal + (1 - C.seasonalWeight) * recent;
+  else blended = seasonal ?? recent ?? 0;
+  return { lambda: Math.max(C.lambdaFloor, blended), seasonal, recent, weeks: seasonalValues.length };
+}
+
+/**
+ * Poisson surprise of a count x against an expectation λ on the Anscombe (variance-stabilised) scale:
+ * z = 2·(√(x + 3/8) − √(λ + 3/8)); about N(0, 1) when x ~ Poisson(λ).
+ */
+export function anscombeZ(x: number, lambda: number): number {
+  return 2 * (Math.sqrt(x + 3 / 8) - Math.sqrt(lambda + 3 / 8));
+}
+
+/** score = 100 × (1 − e^(−max(z, 0) / 5)), 2 decimals, clamped to [0, 100]. z = 1 → 18.13, z ≈ 3.47 → 50. */
+export function squash(z: number): number {
+  const score = 100 * (1 - Math.exp(-Math.max(z, 0) / C.squashK));
+  return Math.min(100, Math.max(0, round(score, 2)));
+}
+
+/**
+ * velocity_score (0–100): how surprising the last 60 minutes are for this hour of the week.
+ * squash(anscombeZ(lastHour, velocityBaseline(hourly).lambda)); `lastHour` is normally velocity_1h.
+ */
+export function velocityScore(hourly: readonly number[], lastHour: number): number {
+  return squash(anscombeZ(lastHour, velocityBaseline(hourly).lambda));
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Lifecycle
+
+export interface LifecycleSignals {
+  hourly: readonly number[];
+  periodHours: number;
+  /** Mentions in the last 60 minutes (velocity_1h). */
+  lastHour: number;
+  velocityScore: number;
+  /** Hours since the trend was first seen; null when unknown (never emerging). */
+  ageHours: number | null;
+}
+
+/**
+ * Six-hour shape: late = lastHour + hourly[n−2] + hourly[n−3], early = hourly[n−4] + hourly[n−5] + hourly[n−6].
+ * up when late ≥ 1.25·early and late > 0; down when early > 0 and late ≤ 0.75·early.
+ */
+export function sixHourShape(hourly: readonly number[], lastHour: number): 'up' | 'down' | 'flat' {
+  const n = hourly.length;
+  const late = lastHour + at(hourly, n - 2) + at(hourly, n - 3);
+  const early = at(hourly, n - 4) + at(hourly, n - 5) + at(hourly, n - 6);
+  if (late > 0 && late >= C.shapeUpRatio * early) return 'up';
+  if (early > 0 && late <= C.shapeDownRatio * early) return 'down';
+  return 'flat';
+}
+
+/**
+ * lifecycle_stage, first rule that holds (g = growth, s = velocity_score, x = lastHour, h1 = hourly[n−2],
+ * peak = max(hourly[n−P … n−2], x)):
+ * 1. emerging — age < 24 h and s ≥ 50;
+ * 2. rising — (g > 25, or g null with volume > 0) and (s ≥ 40 or six-hour shape up);
+ * 3. peaking — overall_trend growing, peak > 0, h1 ≥ 0.8·peak and x ≤ h1 (at its high, no longer climbing);
+ * 4. declining — g ≤ −25, or g ≤ −10 with six-hour shape down;
+ * 5. stable — otherwise.
+ */
+export function lifecycleStage(signals: LifecycleSignals): LifecycleStage {
+  const { hourly, periodHours, lastHour: x, velocityScore: s, ageHours } = signals;
+  const current = volume(hourly, periodHours);
+  const g = growth(current, previousVolume(hourly, periodHours));
+  const shape = sixHourShape(hourly, x);
+  if (ageHours !== null && ageHours < C.emergingMaxAgeHours && s >= C.emergingMinScore) return 'emerging';
+  const growingFast = g === null ? current > 0 : g > C.risingMinGrowthPct;
+  if (growingFast && (s >= C.risingMinScore || shape === 'up')) return 'rising';
+  const n = hourly.length;
+  const h1 = at(hourly, n - 2);
+  let peak = x;
+  for (let i = n - periodHours; i <= n - 2; i++) peak = Math.max(peak, at(hourly, i));
+  if (overallTrend(g, current) === 'growing' && peak > 0 && h1 >= C.peakingNearMaxRatio * peak && x <= h1) {
+    return 'peaking';
+  }
+  if (
+    g !== null &&
+    (g <= C.decliningMaxGrowthPct || (g <= -C.overallTrendThresholdPct && shape === 'down'))
+  ) {
+    return 'declining';
+  }
+  return 'stable';
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Sentiment
+
+export interface SentimentSums {
+  /** Σ of VADER compound scores of the mentions. */
+  sum: number;
+  /** Mentions scored. */
+  count: number;
+  /** Mentions with compound ≥ 0.05. */
+  positive: number;
+  /** Mentions with compound ≤ −0.05. */
+  negative: number;
+}
+
+/** Mean compound = sum / count, 3 decimals; null when count = 0. */
+export function sentimentMean(total: number, count: number): number | null {
+  return count > 0 ? round(total / count, 3) : null;
+}
+
+/** The contract's string form: the mean rounded to 2 decimals ("-0.42", "0.05"); null stays null. */
+export function formatSentiment(mean: number | null): string | null {
+  return mean === null ? null : round(mean, 2).toFixed(2);
+}
+
+/**
+ * sentiment_category from the unrounded mean m = sum / count:
+ * mixed when positive and negative mentions each are ≥ 30 % of count (checked first: a polarised
+ * conversation is mixed whichever way its mean leans); else positive when m ≥ 0.05, negative when
+ * m ≤ −0.05; else neutral (also when count = 0).
+ */
+export function sentimentCategory(s: SentimentSums): SentimentCategory {
+  if (s.count <= 0) return 'neutral';
+  // Compared as integers (positive × 100 ≥ 30 × count): 0.3 × 10 is 3.0000000000000004 in floating point.
+  const minShare = C.mixedMinSharePct * s.count;
+  if (s.positive * 100 >= minShare && s.negative * 100 >= minShare) return 'mixed';
+  const mean = s.sum / s.count;
+  if (mean >= C.sentimentPositive) return 'positive';
+  if (mean <= C.sentimentNegative) return 'negative';
+  return 'neutral';
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Platforms
+
+export interface PlatformShares {
+  /** Mentions per platform (negative or non-finite counts read as 0). */
+  counts: Record<string, number>;
+  /** count / total rounded to 4 decimals; the rounding remainder goes to the largest platform. */
+  shares: Record<string, number>;
+}
+
+/**
+ * share = round(10 000 · count / total) / 10 000 for each platform; the units left over (10 000 − Σ units,
+ * possibly negative) go to the platform with the most mentions (ties: first by name), so the shares add up
+ * to exactly 10 000 units = 1. total = 0 → every share 0.
+ */
+export function platformShare(countsByPlatform: Readonly<Record<string, number>>): PlatformShares {
+  // Object.fromEntries defines own properties, so a platform called "__proto__" stays a plain key.
+  const entries = Object.entries(countsByPlatform).map(([name, c]): [string, number] => [
+    name,
+    Number.isFinite(c) && c > 0 ? c : 0,
+  ]);
+  const counts = Object.fromEntries(entries);
+  const sorted = [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const total = sum(sorted.map(([, c]) => c));
+  if (total === 0) return { counts, shares: Object.fromEntries(sorted.map(([name]) => [name, 0])) };
+  const units = sorted.map(([name, c]): [string, number] => [name, Math.round((c * C.shareUnits) / total)]);
+  let largest = 0;
+  for (let i = 1; i < sorted.length; i++) if (sorted[i][1] > sorted[largest][1]) largest = i;
+  units[largest][1] += C.shareUnits - sum(units.map(([, u]) => u));
+  return { counts, shares: Object.fromEntries(units.map(([name, u]) => [name, u / C.shareUnits])) };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Assembly
+
+export interface TrendMetricsInput {
+  /** Hourly mention counts, oldest first; the last element is the bucket of hour `endHour` (may be partial). */
+  hourly: readonly number[];
+  /** Hour index (hourIndex(ms)) of hourly[hourly.length − 1]. */
+  endHour: number;
+  /** Per-minute counts for the last 60 minutes, oldest first; omitted → the last hourly bucket stands in. */
+  minuteCounts?: readonly number[];
+  /** Period length in hours (PERIOD_HOURS). */
+  periodHours: number;
+  /** Epoch ms the metrics are computed at; defaults to the end of hour `endHour`. */
+  now?: number;
+  /** Epoch ms the trend was first seen; null when unknown. */
+  firstSeenAt: number | null;
+  sentiment: SentimentSums;
+  /** Mentions per platform over the period. */
+  platforms: Readonly<Record<string, number>>;
+}
+
+/** The TrendItem metric fields, named as in the contract. */
+export interface TrendMetrics {
+  volume: number;
+  previous_volume: number;
+  absolute_change: number;
+  growth: number | null;
+  average_velocity: number;
+  trend_stability: number;
+  overall_trend: OverallTrend;
+  velocity_score: number;
+  velocity_1h: number;
+  lifecycle_stage: LifecycleStage;
+  sentiment: string | null;
+  sentiment_category: SentimentCategory;
+  platforms: Record<string, number>;
+}
+
+/** Every TrendItem metric for one trend from one input; see the functions above for each formula. */
+export function computeTrendMetrics(input: TrendMetricsInput): TrendMetrics {
+  const { hourly, periodHours } = input;
+  const current = volume(hourly, periodHours);
+  const previous = previousVolume(hourly, periodHours);
+  const g = growth(current, previous);
+  const lastHour =
+    input.minuteCounts === undefined ? at(hourly, hourly.length - 1) : velocity1h(input.minuteCounts);
+  const score = velocityScore(hourly, lastHour);
+  const now = input.now ?? (input.endHour + 1) * HOUR_MS;
+  const ageHours = input.firstSeenAt === null ? null : Math.max(0, now - input.firstSeenAt) / HOUR_MS;
+  const s = input.sentiment;
+  return {
+    volume: current,
+    previous_volume: previous,
+    absolute_change: absoluteChange(current, previous),
+    growth: g,
+    average_velocity: averageVelocity(current, periodHours),
+    trend_stability: trendStability(hourly, periodHours),
+    overall_trend: overallTrend(g, current),
+    velocity_score: score,
+    velocity_1h: lastHour,
+    lifecycle_stage: lifecycleStage({ hourly, periodHours, lastHour, velocityScore: score, ageHours }),
+    // From the unrounded mean, so the string is one rounding of sum / count.
+    sentiment: formatSentiment(s.count > 0 ? s.sum / s.count : null),
+    sentiment_category: sentimentCategory(s),
+    platforms: platformShare(input.platforms).counts,
+  };
+}
