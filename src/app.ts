@@ -14,6 +14,8 @@ import { StatusStore } from './modules/content/status/store.ts';
 import { signalRoutes } from './modules/signals/routes.ts';
 import { SignalsService } from './modules/signals/service.ts';
 import { SignalsStore } from './modules/signals/store.ts';
+import { TrendProcessor } from './modules/trends/processor.ts';
+import { TrendsStore } from './modules/trends/store.ts';
 import { authPlugin, hookFor, KeyCache, publicLimiter } from './platform/auth.ts';
 import { type Clock, systemClock } from './platform/clock.ts';
 import { loadOrCreateSecretKey, SecretBox } from './platform/crypto.ts';
@@ -57,6 +59,7 @@ export interface Services {
   status: StatusService;
   metrics: Metrics;
   signals: SignalsService;
+  trendProcessor: TrendProcessor;
 }
 
 export interface BuildOptions {
@@ -215,6 +218,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     status,
     metrics,
     signals: new SignalsService(new SignalsStore(db), clock),
+    trendProcessor: new TrendProcessor(new TrendsStore(db), clock),
   };
   app.decorate('services', services);
   app.setValidatorCompiler(validatorCompiler);
@@ -322,6 +326,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   if (bootstrapFile) app.log.info({ file: bootstrapFile }, `Operator API key written to ${bootstrapFile}`);
 
   const timers: NodeJS.Timeout[] = [];
+  // One pass at a time: a slow pass must not start a second one over the same pending signals.
+  let processing: Promise<unknown> | null = null;
+  const processTrends = () => {
+    processing ??= services.trendProcessor.drain().finally(() => {
+      processing = null;
+    });
+    return processing;
+  };
   const every = (ms: number, task: () => Promise<unknown>, what: string) => {
     const timer = setInterval(() => {
       task().catch((error) => app.log.warn({ err: error }, `${what} failed`));
@@ -333,6 +345,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     every(config.usageFlushIntervalMs, () => usage.flush(), 'usage flush');
     every(3600_000, () => idempotency.purgeExpired(), 'idempotency purge');
     every(config.statusCheckIntervalSeconds * 1000, () => status.recordChecks(), 'status checks');
+    every(1000, () => processTrends(), 'trend processing');
     worker.start();
     status.recordChecks().catch((error) => app.log.warn({ err: error }, 'status checks failed'));
   }
@@ -340,6 +353,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onClose', async () => {
     overload.stop();
     for (const timer of timers) clearInterval(timer);
+    await processing;
     await worker.stop();
     try {
       await usage.flush();

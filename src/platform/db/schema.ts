@@ -103,7 +103,44 @@ export interface SignalsTable {
   processed_at: number | null;
 }
 
+export interface TrendsTable {
+  id: Generated<number>;
+  key: string;
+  title: string;
+  type: string;
+  category: string;
+  first_seen_at: number;
+  last_seen_at: number;
+  mentions: Generated<number>;
+}
+
+export interface TrendSurfacesTable {
+  trend_id: number;
+  surface: string;
+  count: number;
+}
+
+export interface TrendHourlyTable {
+  trend_id: number;
+  platform: string;
+  hour: number;
+  mentions: number;
+  sentiment_sum: number;
+  positive: number;
+  negative: number;
+}
+
+export interface TrendMinutelyTable {
+  trend_id: number;
+  minute: number;
+  mentions: number;
+}
+
 export interface Database {
+  trends: TrendsTable;
+  trend_surfaces: TrendSurfacesTable;
+  trend_hourly: TrendHourlyTable;
+  trend_minutely: TrendMinutelyTable;
   signals: SignalsTable;
   users: UsersTable;
   api_keys: ApiKeysTable;
