@@ -70,11 +70,8 @@ export class TrendProcessor {
       await this.store.addHourly(trx, hourly);
       await this.store.addMinutely(trx, minutes);
       // The title is the most frequent surface form over the trend's whole history.
-      for (const key of byKey.keys()) {
-        const id = ids.get(key)!;
-        const counts = new Map((await this.store.surfaces(trx, id)).map((s) => [s.surface, s.count]));
-        await this.store.setTitle(trx, id, titleFrom(counts));
-      }
+      const forms = await this.store.surfacesOf(trx, [...ids.values()]);
+      for (const [id, counts] of forms) await this.store.setTitle(trx, id, titleFrom(counts));
       await this.store.markProcessed(
         trx,
         pending.map((s) => s.id),

@@ -114,12 +114,25 @@ export class TrendsStore {
     }
   }
 
-  surfaces(trx: Executor, trendId: number) {
-    return trx
-      .selectFrom('trend_surfaces')
-      .select(['surface', 'count'])
-      .where('trend_id', '=', trendId)
-      .execute();
+  /** Surface-form counts of the given trends, grouped by trend. */
+  async surfacesOf(trx: Executor, trendIds: number[]): Promise<Map<number, Map<string, number>>> {
+    const out = new Map<number, Map<string, number>>();
+    for (const part of chunks(trendIds)) {
+      const rows = await trx
+        .selectFrom('trend_surfaces')
+        .select(['trend_id', 'surface', 'count'])
+        .where('trend_id', 'in', part)
+        .execute();
+      for (const row of rows) {
+        let forms = out.get(row.trend_id);
+        if (!forms) {
+          forms = new Map();
+          out.set(row.trend_id, forms);
+        }
+        forms.set(row.surface, row.count);
+      }
+    }
+    return out;
   }
 
   async setTitle(trx: Executor, id: number, title: string): Promise<void> {
