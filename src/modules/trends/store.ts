@@ -1,6 +1,7 @@
 // SQL for trends and their hourly / minute buckets.
 import { sql, type Transaction } from 'kysely';
 import type { Database, DB } from '../../platform/db/index.ts';
+import type { TrendHourlyTable } from '../../platform/db/schema.ts';
 
 export type Executor = DB | Transaction<Database>;
 
@@ -14,15 +15,8 @@ export interface PendingSignal {
   observed_at: number;
 }
 
-export interface HourlyIncrement {
-  trend_id: number;
-  platform: string;
-  hour: number;
-  mentions: number;
-  sentiment_sum: number;
-  positive: number;
-  negative: number;
-}
+/** One hourly bucket's additions (the row shape of trend_hourly). */
+export type HourlyIncrement = TrendHourlyTable;
 
 const CHUNK = 200;
 
