@@ -15,6 +15,8 @@ import { signalRoutes } from './modules/signals/routes.ts';
 import { SignalsService } from './modules/signals/service.ts';
 import { SignalsStore } from './modules/signals/store.ts';
 import { TrendProcessor } from './modules/trends/processor.ts';
+import { trendRoutes } from './modules/trends/routes.ts';
+import { TrendsService } from './modules/trends/service.ts';
 import { TrendsStore } from './modules/trends/store.ts';
 import { authPlugin, hookFor, KeyCache, publicLimiter } from './platform/auth.ts';
 import { type Clock, systemClock } from './platform/clock.ts';
@@ -60,6 +62,7 @@ export interface Services {
   metrics: Metrics;
   signals: SignalsService;
   trendProcessor: TrendProcessor;
+  trends: TrendsService;
 }
 
 export interface BuildOptions {
@@ -200,6 +203,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const worker = new JobWorker({ queue: jobs, log: app.log });
+  const trendsStore = new TrendsStore(db);
   const services: Services = {
     config,
     clock,
@@ -218,7 +222,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     status,
     metrics,
     signals: new SignalsService(new SignalsStore(db), clock),
-    trendProcessor: new TrendProcessor(new TrendsStore(db), clock),
+    trendProcessor: new TrendProcessor(trendsStore, clock),
+    trends: new TrendsService(trendsStore, clock),
   };
   app.decorate('services', services);
   app.setValidatorCompiler(validatorCompiler);
@@ -316,6 +321,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await accountRoutes(app, services);
   await signalRoutes(app, services);
+  await trendRoutes(app, services);
   await statusRoutes(app, services);
 
   const bootstrapFile = await accounts.bootstrap({

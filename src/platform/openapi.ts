@@ -111,6 +111,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
         { name: 'account', description: 'Profile, API keys, usage and audit log' },
         { name: 'operator', description: 'Operator routes (permission `admin`)' },
         { name: 'signals', description: 'Signal ingestion (permission `ingest`)' },
+        { name: 'trends', description: 'Trends with explainable metrics, and the category taxonomy' },
         { name: 'meta', description: 'Plans, status and the API description' },
       ],
     },

@@ -170,4 +170,37 @@ export class TrendsStore {
   async pruneMinutesBefore(minute: number): Promise<void> {
     await this.db.deleteFrom('trend_minutely').where('minute', '<', minute).execute();
   }
+
+  findTrend(id: number) {
+    return this.db.selectFrom('trends').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  hourlyRows(trendId: number, fromHour: number, toHour: number) {
+    return this.db
+      .selectFrom('trend_hourly')
+      .select(['platform', 'hour', 'mentions', 'sentiment_sum', 'positive', 'negative'])
+      .where('trend_id', '=', trendId)
+      .where('hour', '>=', fromHour)
+      .where('hour', '<=', toHour)
+      .execute();
+  }
+
+  minuteRows(trendId: number, fromMinute: number, toMinute: number) {
+    return this.db
+      .selectFrom('trend_minutely')
+      .select(['minute', 'mentions'])
+      .where('trend_id', '=', trendId)
+      .where('minute', '>=', fromMinute)
+      .where('minute', '<=', toMinute)
+      .execute();
+  }
+
+  async countByCategory(): Promise<Map<string, number>> {
+    const rows = await this.db
+      .selectFrom('trends')
+      .select(['category', (eb) => eb.fn.countAll<number>().as('n')])
+      .groupBy('category')
+      .execute();
+    return new Map(rows.map((r) => [r.category, Number(r.n)]));
+  }
 }
