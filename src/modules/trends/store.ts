@@ -1,7 +1,7 @@
 // SQL for trends and their hourly / minute buckets.
-import { sql, type Transaction } from 'kysely';
+import { type Insertable, sql, type Transaction } from 'kysely';
 import type { Database, DB } from '../../platform/db/index.ts';
-import type { TrendHourlyTable } from '../../platform/db/schema.ts';
+import type { TrendHourlyTable, TrendsTable } from '../../platform/db/schema.ts';
 
 export type Executor = DB | Transaction<Database>;
 
@@ -58,17 +58,7 @@ export class TrendsStore {
     return out;
   }
 
-  async insertTrend(
-    trx: Executor,
-    trend: {
-      key: string;
-      title: string;
-      type: string;
-      category: string;
-      first_seen_at: number;
-      last_seen_at: number;
-    },
-  ): Promise<number> {
+  async insertTrend(trx: Executor, trend: Insertable<TrendsTable>): Promise<number> {
     const row = await trx.insertInto('trends').values(trend).returning('id').executeTakeFirstOrThrow();
     return row.id;
   }
