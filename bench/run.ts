@@ -1,5 +1,9 @@
-// `npm run bench`: the overhead of Crestwatch's request pipeline (auth, burst limit, quota, usage counting,
-// hooks, response schema) on an authenticated read route, against a bare Fastify app serving the same JSON.
+// `npm run bench`: three scenarios, each measured against a baseline in the same run.
+// - pipeline: the overhead of Crestwatch's request pipeline (auth, burst limit, quota, usage counting, hooks,
+//   response schema) on GET /api/user/profile, against a bare Fastify app serving the same JSON (goal ≥ 0.6);
+// - trends: GET /api/trends?limit=20 over a few hundred demo trends, against the same bare app (goal ≥ 0.6);
+// - ingest: signals/s through POST /api/signals until metrics are current (bench/ingest.ts).
+// BENCH_SCENARIOS picks some (comma list; default all).
 //
 // Each server runs in its own process; autocannon runs here. Targets are warmed up, then measured alternately
 // (baseline, measured) so both see the same machine conditions. Exit code 0 whether or not the goal is met;
@@ -11,6 +15,9 @@
 import os from 'node:os';
 import path from 'node:path';
 import { generateApiKey } from '../src/modules/accounts/service.ts';
+import { demoSignals } from '../src/modules/signals/sources/demo.ts';
+import { toIngestItem } from '../src/modules/signals/sources/runner.ts';
+import { runIngestScenario } from './ingest.ts';
 import {
   type BenchSettings,
   benchSettings,
@@ -28,8 +35,51 @@ import {
 } from './lib.ts';
 
 const GOAL_RATIO = 0.6;
-const ROUTE = '/api/user/profile';
 const USAGE_ROUTE = '/api/user/api-usage';
+const SCENARIOS = ['pipeline', 'trends', 'ingest'] as const;
+type Scenario = (typeof SCENARIOS)[number];
+
+interface RouteScenario {
+  route: string;
+  /** Loads data into the fresh server first; returns how many authenticated requests it made. */
+  prepare?: (url: string, headers: Record<string, string>) => Promise<number>;
+}
+
+const ROUTE_SCENARIOS: Record<Exclude<Scenario, 'ingest'>, RouteScenario> = {
+  pipeline: { route: '/api/user/profile' },
+  trends: { route: '/api/trends?limit=20', prepare: seedTrends },
+};
+
+/** Posts 2 hours of demo signals (batches of 500) and waits until they show as trends. */
+async function seedTrends(url: string, headers: Record<string, string>): Promise<number> {
+  const now = Date.now();
+  const signals = demoSignals({ seed: 7, from: now - 2 * 3_600_000, to: now }).map(toIngestItem);
+  let requests = 0;
+  for (let i = 0; i < signals.length; i += 500) {
+    const res = await fetch(`${url}/api/signals`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ signals: signals.slice(i, i + 500) }),
+    });
+    requests++;
+    check(res.status === 202, `POST /api/signals answered ${res.status}`);
+    await res.arrayBuffer();
+  }
+  progress(`posted ${signals.length} demo signals; waiting for trends…`);
+  for (let waited = 0; waited < 120; waited++) {
+    const res = await fetch(`${url}/api/trends?limit=1`, { headers });
+    requests++;
+    const body = (await res.json()) as { total?: number };
+    if ((body.total ?? 0) >= 100) {
+      // One more second so the recompute loop has settled.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      progress(`${body.total} trends`);
+      return requests;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  throw new CheckFailed('fewer than 100 trends two minutes after seeding');
+}
 const RATE_LIMIT_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
 
 class CheckFailed extends Error {}
@@ -40,12 +90,41 @@ function check(condition: unknown, message: string): asserts condition {
 
 async function main(): Promise<number> {
   let settings: BenchSettings;
+  let scenarios: Scenario[];
   try {
     settings = benchSettings();
+    scenarios = pickScenarios();
   } catch (error) {
     process.stderr.write(`bench: ${(error as Error).message}\n`);
     return 2;
   }
+  let code = 0;
+  for (const scenario of scenarios) {
+    const result =
+      scenario === 'ingest'
+        ? await runIngestScenario(settings)
+        : await routeScenario(settings, ROUTE_SCENARIOS[scenario]);
+    code = Math.max(code, result);
+  }
+  return code;
+}
+
+function pickScenarios(): Scenario[] {
+  const raw = process.env.BENCH_SCENARIOS?.trim();
+  if (!raw) return [...SCENARIOS];
+  const picked = raw.split(',').map((s) => s.trim());
+  for (const name of picked) {
+    if (!SCENARIOS.includes(name as Scenario)) {
+      throw new Error(`BENCH_SCENARIOS lists ${name}; known: ${SCENARIOS.join(', ')}`);
+    }
+  }
+  return picked as Scenario[];
+}
+
+async function routeScenario(
+  settings: BenchSettings,
+  { route: ROUTE, prepare }: RouteScenario,
+): Promise<number> {
   const tmp = makeTempDir();
   const operatorKey = generateApiKey().key;
   const headers = { authorization: `Bearer ${operatorKey}` };
@@ -66,9 +145,13 @@ async function main(): Promise<number> {
   };
   process.once('SIGINT', interrupted);
   process.once('SIGTERM', interrupted);
+  const detach = () => {
+    process.off('SIGINT', interrupted);
+    process.off('SIGTERM', interrupted);
+  };
 
   process.stdout.write(
-    `Crestwatch request-pipeline benchmark: GET ${ROUTE}\n` +
+    `\nCrestwatch benchmark: GET ${ROUTE}\n` +
       `node ${process.version}, ${os.cpus().length} CPU(s); ${settings.connections} connections, ` +
       `pipelining ${settings.pipelining}, ${settings.warmup} s warm-up + ${settings.rounds} × ${settings.duration} s ` +
       `per target; goal: measured/baseline req/s ≥ ${GOAL_RATIO}\n`,
@@ -89,6 +172,7 @@ async function main(): Promise<number> {
           SECRET_KEY: 'bench-secret-key-0123456789abcdef0123456789',
           BOOTSTRAP_API_KEY: operatorKey,
           LOG_LEVEL: 'silent',
+          SOURCES: 'none',
           PLANS: JSON.stringify({ enterprise: { burst_per_second: 1_000_000 } }),
         },
       },
@@ -97,13 +181,14 @@ async function main(): Promise<number> {
     targets.push(measured);
     progress(`crestwatch listening at ${measured.url} (pid ${measured.pid})`);
 
+    const prepared = prepare ? await prepare(measured.url, headers) : 0;
     // One request first: it must succeed and carry the rate-limit headers; its body is the baseline's payload.
     const probe = await fetch(measured.url + ROUTE, { headers });
     const body = await probe.text();
     check(probe.status === 200, `GET ${ROUTE} answered ${probe.status}, not 200: ${body.slice(0, 300)}`);
     const missing = RATE_LIMIT_HEADERS.filter((h) => !probe.headers.has(h));
     check(missing.length === 0, `GET ${ROUTE} lacks ${missing.join(', ')}`);
-    const probes = 1;
+    const probes = 1 + prepared;
     process.stdout.write(
       `probe: 200, ${RATE_LIMIT_HEADERS.map((h) => `${h}: ${probe.headers.get(h)}`).join(', ')}; ` +
         `payload ${Buffer.byteLength(body)} bytes\n`,
@@ -211,6 +296,7 @@ async function main(): Promise<number> {
     else process.stderr.write(`\nbenchmark failed: ${(error as Error).stack ?? error}\n`);
     return 1;
   } finally {
+    detach();
     await cleanup();
     if (settings.profileDir) {
       // One file per thread (tsx's loader runs in a worker): the largest is the server's main thread.

@@ -1,10 +1,15 @@
 // buildApp(config, options) → a ready Fastify instance with every platform plugin and module registered.
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import cors from '@fastify/cors';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { Redis } from 'ioredis';
 import sjson from 'secure-json-parse';
 import type { Config } from './config.ts';
+import { interestRoutes } from './modules/accounts/interests/routes.ts';
+import { InterestsService } from './modules/accounts/interests/service.ts';
+import { InterestsStore } from './modules/accounts/interests/store.ts';
 import { accountRoutes } from './modules/accounts/routes.ts';
 import { AccountsService } from './modules/accounts/service.ts';
 import { AccountsStore } from './modules/accounts/store.ts';
@@ -13,8 +18,14 @@ import { StatusService } from './modules/content/status/service.ts';
 import { StatusStore } from './modules/content/status/store.ts';
 import { signalRoutes } from './modules/signals/routes.ts';
 import { SignalsService } from './modules/signals/service.ts';
+import { createSources } from './modules/signals/sources/index.ts';
+import { SourceRunner } from './modules/signals/sources/runner.ts';
+import { SourceStateStore } from './modules/signals/sources/store.ts';
 import { SignalsStore } from './modules/signals/store.ts';
+import { TrendEngine } from './modules/trends/engine.ts';
+import { createNlpPool } from './modules/trends/nlp-pool.ts';
 import { TrendProcessor } from './modules/trends/processor.ts';
+import { MetricsRecomputer } from './modules/trends/recompute.ts';
 import { trendRoutes } from './modules/trends/routes.ts';
 import { TrendsService } from './modules/trends/service.ts';
 import { TrendsStore } from './modules/trends/store.ts';
@@ -30,6 +41,7 @@ import {
 } from './platform/db/index.ts';
 import { registerErrorHandling, sendProblem } from './platform/error-handler.ts';
 import { ApiError, badRequest, unavailable } from './platform/errors.ts';
+import { DOMAIN_EVENT_JOB, type DomainEvent, DomainEvents } from './platform/events.ts';
 import { type App, asArray } from './platform/http.ts';
 import { IdempotencyStore, idempotencyPlugin } from './platform/idempotency.ts';
 import { requestId } from './platform/ids.ts';
@@ -63,6 +75,12 @@ export interface Services {
   signals: SignalsService;
   trendProcessor: TrendProcessor;
   trends: TrendsService;
+  events: DomainEvents;
+  interests: InterestsService;
+  sources: SourceRunner;
+  recomputer: MetricsRecomputer;
+  /** Processing, snapshot recompute and retention, one pass per tick. */
+  engine: TrendEngine;
 }
 
 export interface BuildOptions {
@@ -203,7 +221,28 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const worker = new JobWorker({ queue: jobs, log: app.log });
-  const trendsStore = new TrendsStore(db);
+  const trendsStore = new TrendsStore(db, dialect);
+  const signalsStore = new SignalsStore(db);
+  const events = new DomainEvents(jobs);
+  worker.register<DomainEvent>(DOMAIN_EVENT_JOB, (job) => events.dispatch(job.payload));
+  const nlp = createNlpPool(config.nlpWorkerThreads);
+  const trendProcessor = new TrendProcessor(trendsStore, clock, nlp);
+  const trends = new TrendsService(trendsStore, clock);
+  const recomputer = new MetricsRecomputer(trendsStore, trends, events, clock);
+  const engine = new TrendEngine(trendProcessor, recomputer, trendsStore, clock, {
+    retention: config.retention,
+    pruneSignals: (before) => signalsStore.pruneProcessedBefore(before),
+    onEvents: () => worker.poke(),
+  });
+  const signals = new SignalsService(signalsStore, clock);
+  const sources = new SourceRunner({
+    sources: createSources(config, clock.now()),
+    store: new SourceStateStore(db),
+    signals,
+    clock,
+    workerId: `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`,
+    log: app.log,
+  });
   const services: Services = {
     config,
     clock,
@@ -221,9 +260,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     worker,
     status,
     metrics,
-    signals: new SignalsService(new SignalsStore(db), clock),
-    trendProcessor: new TrendProcessor(trendsStore, clock),
-    trends: new TrendsService(trendsStore, clock),
+    signals,
+    sources,
+    trendProcessor,
+    trends,
+    events,
+    interests: new InterestsService(new InterestsStore(db), clock),
+    recomputer,
+    engine,
   };
   app.decorate('services', services);
   app.setValidatorCompiler(validatorCompiler);
@@ -321,6 +365,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   await accountRoutes(app, services);
   await signalRoutes(app, services);
+  await interestRoutes(app, services);
   await trendRoutes(app, services);
   await statusRoutes(app, services);
 
@@ -332,14 +377,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   if (bootstrapFile) app.log.info({ file: bootstrapFile }, `Operator API key written to ${bootstrapFile}`);
 
   const timers: NodeJS.Timeout[] = [];
-  // One pass at a time: a slow pass must not start a second one over the same pending signals.
-  let processing: Promise<unknown> | null = null;
-  const processTrends = () => {
-    processing ??= services.trendProcessor.drain().finally(() => {
-      processing = null;
-    });
-    return processing;
-  };
   const every = (ms: number, task: () => Promise<unknown>, what: string) => {
     const timer = setInterval(() => {
       task().catch((error) => app.log.warn({ err: error }, `${what} failed`));
@@ -351,7 +388,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     every(config.usageFlushIntervalMs, () => usage.flush(), 'usage flush');
     every(3600_000, () => idempotency.purgeExpired(), 'idempotency purge');
     every(config.statusCheckIntervalSeconds * 1000, () => status.recordChecks(), 'status checks');
-    every(1000, () => processTrends(), 'trend processing');
+    every(1000, () => engine.tick(), 'trend engine');
+    await sources.start();
     worker.start();
     status.recordChecks().catch((error) => app.log.warn({ err: error }, 'status checks failed'));
   }
@@ -359,7 +397,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onClose', async () => {
     overload.stop();
     for (const timer of timers) clearInterval(timer);
-    await processing;
+    await sources.stop();
+    await engine.idle();
+    await nlp.close();
     await worker.stop();
     try {
       await usage.flush();
@@ -372,5 +412,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
 
   await app.ready();
+  overload.start();
   return app;
 }

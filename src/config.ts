@@ -1,5 +1,6 @@
 // The one place environment variables are read and validated. Defaults give embedded mode.
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_PLANS, PLAN_NAMES, type PlanName, type PlanTable } from './modules/accounts/plans.ts';
 
@@ -56,12 +57,28 @@ export interface Config {
   feeds: {
     usgsFeedUrl: string;
     environmentAgencyBaseUrl: string;
-    rssFeeds: string[];
+    rssFeeds: NamedUrl[];
     hackernewsBaseUrl: string;
     redditBaseUrl: string;
     blueskyJetstreamUrl: string;
-    releaseFeeds: string[];
+    releaseFeeds: NamedUrl[];
+    /** Subreddits read by the reddit source (`REDDIT_SUBREDDITS`, default `all`). */
+    redditSubreddits: string[];
   };
+  /** How often polling sources are asked (`SOURCE_POLL_INTERVAL_SECONDS`; the demo source ticks faster). */
+  sourcePollIntervalSeconds: number;
+  /** The demo simulator: `DEMO_SEED` (default 42) and `DEMO_SPEED` (simulated seconds per second, default 1). */
+  demo: { seed: number; speed: number };
+  /** Worker threads for signal NLP (`NLP_WORKER_THREADS`, default CPUs − 1, at least 1; 0 = in the main thread). */
+  nlpWorkerThreads: number;
+  /** Raw signals are deleted after `SIGNAL_RETENTION_DAYS` (14); trend buckets after `BUCKET_RETENTION_DAYS` (400). */
+  retention: { signalDays: number; bucketDays: number };
+}
+
+/** A URL from a list variable; entries may be written `name=url`. */
+export interface NamedUrl {
+  name: string | null;
+  url: string;
 }
 
 export class ConfigError extends Error {
@@ -115,7 +132,7 @@ function httpUrl(
   return raw.replace(/\/+$/, '');
 }
 
-function urlList(env: Env, name: string): string[] {
+function urlList(env: Env, name: string): NamedUrl[] {
   const raw = read(env, name);
   if (raw === undefined) return [];
   return raw
@@ -135,8 +152,23 @@ function urlList(env: Env, name: string): string[] {
           `must be a comma-separated list of http(s) URLs (bad entry ${shown(part)})`,
         );
       }
-      return part;
+      return { name: eq > 0 && url !== part ? part.slice(0, eq).trim() : null, url };
     });
+}
+
+function subreddits(env: Env): string[] {
+  const raw = read(env, 'REDDIT_SUBREDDITS') ?? 'all';
+  const names = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const name of names) {
+    if (!/^[A-Za-z0-9_]{2,21}$/.test(name)) {
+      throw new ConfigError('REDDIT_SUBREDDITS', `must list subreddit names (bad entry ${shown(name)})`);
+    }
+  }
+  if (names.length === 0) throw new ConfigError('REDDIT_SUBREDDITS', 'must name at least one subreddit');
+  return names;
 }
 
 function parseDatabase(env: Env): { database: DatabaseConfig; dataDir: string } {
@@ -308,6 +340,14 @@ export function loadConfig(env: Env = process.env): Config {
       }
     }
   }
+  for (const hazard of ['usgs', 'environment_agency']) {
+    if (sources.includes(hazard)) {
+      throw new ConfigError('SOURCES', `source ${hazard} (a hazard feed) is not available in this version`);
+    }
+  }
+  if (sources.includes('rss') && urlList(env, 'RSS_FEEDS').length === 0) {
+    throw new ConfigError('RSS_FEEDS', 'must list at least one feed URL when SOURCES includes rss');
+  }
   const redisUrl = httpUrl(env, 'REDIS_URL', undefined, ['redis:', 'rediss:']);
   const corsOrigins = (read(env, 'CORS_ORIGINS') ?? '')
     .split(',')
@@ -385,6 +425,17 @@ export function loadConfig(env: Env = process.env): Config {
         ['ws:', 'wss:'],
       )!,
       releaseFeeds: urlList(env, 'RELEASE_FEEDS'),
+      redditSubreddits: subreddits(env),
+    },
+    sourcePollIntervalSeconds: integer(env, 'SOURCE_POLL_INTERVAL_SECONDS', 60, 1, 86_400),
+    demo: {
+      seed: integer(env, 'DEMO_SEED', 42, 0, 2_147_483_647),
+      speed: integer(env, 'DEMO_SPEED', 1, 1, 3600),
+    },
+    nlpWorkerThreads: integer(env, 'NLP_WORKER_THREADS', Math.max(1, os.availableParallelism() - 1), 0, 64),
+    retention: {
+      signalDays: integer(env, 'SIGNAL_RETENTION_DAYS', 14, 1, 3650),
+      bucketDays: integer(env, 'BUCKET_RETENTION_DAYS', 400, 1, 3650),
     },
   };
 }

@@ -44,12 +44,37 @@ describe('configuration', () => {
       [{ CORS_ORIGINS: 'example.com' }, 'CORS_ORIGINS'],
       [{ LLM_BASE_URL: 'ftp://x' }, 'LLM_BASE_URL'],
       [{ RELEASE_FEEDS: 'x=notaurl' }, 'RELEASE_FEEDS'],
+      [{ SOURCES: 'rss' }, 'RSS_FEEDS'],
+      [{ SOURCES: 'demo,usgs' }, 'SOURCES'],
+      [{ REDDIT_SUBREDDITS: 'r/all' }, 'REDDIT_SUBREDDITS'],
+      [{ SOURCE_POLL_INTERVAL_SECONDS: '0' }, 'SOURCE_POLL_INTERVAL_SECONDS'],
+      [{ DEMO_SPEED: 'fast' }, 'DEMO_SPEED'],
+      [{ SIGNAL_RETENTION_DAYS: '0' }, 'SIGNAL_RETENTION_DAYS'],
+      [{ BUCKET_RETENTION_DAYS: '-5' }, 'BUCKET_RETENTION_DAYS'],
     ];
     for (const [env, variable] of cases) {
       const error = configError(env);
       assert.equal(error.variable, variable, JSON.stringify(env));
       assert.ok(error.message.startsWith(variable), error.message);
     }
+  });
+
+  test('source settings: named feed lists, subreddits, retention', () => {
+    const config = loadConfig({
+      SOURCES: 'demo, rss ,reddit',
+      RSS_FEEDS: 'tech=https://example.com/feed.xml, https://example.org/atom',
+      REDDIT_SUBREDDITS: 'technology,worldnews',
+      SIGNAL_RETENTION_DAYS: '7',
+    });
+    assert.deepEqual(config.sources, ['demo', 'rss', 'reddit']);
+    assert.deepEqual(config.feeds.rssFeeds, [
+      { name: 'tech', url: 'https://example.com/feed.xml' },
+      { name: null, url: 'https://example.org/atom' },
+    ]);
+    assert.deepEqual(config.feeds.redditSubreddits, ['technology', 'worldnews']);
+    assert.deepEqual(config.retention, { signalDays: 7, bucketDays: 400 });
+    assert.deepEqual(loadConfig({}).demo, { seed: 42, speed: 1 });
+    assert.deepEqual(loadConfig({ SOURCES: 'none' }).sources, []);
   });
 
   test('PLANS is merged over the plan table', () => {

@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { generateApiKey } from '../src/modules/accounts/service.ts';
 import { openDatabase } from '../src/platform/db/index.ts';
@@ -69,6 +72,39 @@ describe('process lifecycle', () => {
       await handle.close();
       await database.drop();
     }
+  });
+});
+
+describe('first start', () => {
+  test('a fresh data folder shows at least 10 trends within 60 s, from the demo source alone', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'crestwatch-fresh-'));
+    const { url } = await startServer({
+      DATABASE_URL: `sqlite:${path.join(dataDir, 'crestwatch.db')}`,
+      DATA_DIR: dataDir,
+      SOURCES: 'demo',
+      SECRET_KEY: '',
+      BOOTSTRAP_API_KEY: '',
+      REDIS_URL: '',
+    });
+    const key = readFileSync(path.join(dataDir, 'bootstrap-key.txt'), 'utf8').trim();
+    const started = Date.now();
+    let count = 0;
+    while (Date.now() - started < 60_000) {
+      const res = await fetch(`${url}/api/trends?limit=100`, { headers: { 'x-api-key': key } });
+      const body = (await res.json()) as { total: number };
+      assert.equal(res.status, 200, JSON.stringify(body));
+      count = body.total;
+      if (count >= 10) break;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+    assert.ok(count >= 10, `${count} trends after ${Date.now() - started} ms`);
+    const sources = await fetch(`${url}/api/intelligence/sources`, { headers: { 'x-api-key': key } });
+    const { sources: list } = (await sources.json()) as { sources: { id: string; status: string }[] };
+    assert.deepEqual(
+      list.map((s) => [s.id, s.status]),
+      [['demo', 'healthy']],
+    );
+    rmSync(dataDir, { recursive: true, force: true });
   });
 });
 

@@ -1,16 +1,26 @@
-// `crestwatch` CLI: migrate, users create, keys create|list|revoke.
+// `crestwatch` CLI: migrate, users create, keys create|list|revoke, ingest, seed.
+import fs from 'node:fs';
+import readline from 'node:readline';
 import { parseArgs } from 'node:util';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
 import { isPlanName, PLAN_NAMES } from '../modules/accounts/plans.ts';
 import { AccountsService, type Actor, ALL_PERMISSIONS } from '../modules/accounts/service.ts';
 import { AccountsStore } from '../modules/accounts/store.ts';
+import { SignalsService } from '../modules/signals/service.ts';
+import { demoSignals } from '../modules/signals/sources/demo.ts';
+import type { SourceSignal } from '../modules/signals/sources/types.ts';
+import { SignalsStore } from '../modules/signals/store.ts';
+import { createNlpPool } from '../modules/trends/nlp-pool.ts';
+import { TrendProcessor } from '../modules/trends/processor.ts';
+import { TrendsStore } from '../modules/trends/store.ts';
 import { KeyCache, type Permission } from '../platform/auth.ts';
 import { systemClock } from '../platform/clock.ts';
-import { migrateToLatest, openDatabase } from '../platform/db/index.ts';
+import { type DatabaseHandle, migrateToLatest, openDatabase } from '../platform/db/index.ts';
 import { LocalPubSub, type PubSub, RedisPubSub } from '../platform/pubsub.ts';
 import { RateLimits } from '../platform/ratelimit.ts';
 import { connectRedis } from '../platform/redis.ts';
 import { UsageCounter } from '../platform/usage.ts';
+import { Progress } from './progress.ts';
 
 const USAGE = `Usage: crestwatch <command> [options]
 
@@ -20,6 +30,11 @@ Commands:
   keys create (--user ID | --email E) --name N [--permissions read,write,ingest,admin] [--expires-at ISO]
   keys list (--user ID | --email E)
   keys revoke --id KEY_ID
+  ingest FILE.jsonl [--batch 1000] [--process]
+                                            store signals from a JSON Lines file (one POST /api/signals
+                                            item per line); --process also turns them into trends
+  seed --demo [--hours 72] [--seed N]       store the demo simulator's signals for the last 1–720 hours
+                                            and process them into trends (safe to re-run)
 
 Plans: ${PLAN_NAMES.join(', ')}. Configuration comes from the environment (see .env.example).`;
 
@@ -81,6 +96,225 @@ async function resolveUser(store: AccountsStore, values: { user?: string; email?
   throw new UsageError('name the user with --user ID or --email E');
 }
 
+// ---------------------------------------------------------------------------------------------------------
+// ingest and seed: signals in, trends out
+
+const HOUR_MS = 3_600_000;
+const MINUTE_MS = 60_000;
+// The processor keeps two hours of minute buckets; prune as it does while working through history.
+const MINUTES_KEPT = 120;
+const PROCESS_BATCH = 1000;
+const SEED_CHUNK_MS = 10 * MINUTE_MS;
+const SEED_INGEST_BATCH = 1000;
+const SHOWN_REJECTIONS = 20;
+
+interface SignalTools {
+  handle: DatabaseHandle;
+  signals: SignalsService;
+  trends: TrendsStore;
+  processor: TrendProcessor;
+}
+
+async function withSignals<T>(config: Config, work: (tools: SignalTools) => Promise<T>): Promise<T> {
+  const handle = openDatabase(config.database);
+  // Analysis in worker threads, as in the service: the CLI's own thread writes to the database.
+  const nlp = createNlpPool(config.nlpWorkerThreads);
+  try {
+    await migrateToLatest(handle);
+    const trends = new TrendsStore(handle.db, handle.dialect);
+    return await work({
+      handle,
+      signals: new SignalsService(new SignalsStore(handle.db), systemClock),
+      trends,
+      processor: new TrendProcessor(trends, systemClock, nlp),
+    });
+  } finally {
+    await nlp.close();
+    await handle.close();
+  }
+}
+
+function integerOption(
+  value: string | undefined,
+  name: string,
+  min: number,
+  max: number,
+  fallback: number,
+): number {
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new UsageError(`${name} must be a whole number from ${min} to ${max} (got ${value})`);
+  }
+  return Number(value);
+}
+
+async function countPending(handle: DatabaseHandle): Promise<number> {
+  const row = await handle.db
+    .selectFrom('signals')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('processed_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+async function countTrends(handle: DatabaseHandle): Promise<number> {
+  const row = await handle.db
+    .selectFrom('trends')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Turns every pending signal into trend counts, showing progress. */
+async function processPending(tools: SignalTools): Promise<{ signals: number; mentions: number }> {
+  const progress = new Progress({
+    label: 'process',
+    total: await countPending(tools.handle),
+    unit: 'signals',
+  });
+  let signals = 0;
+  let mentions = 0;
+  for (let batches = 1; ; batches++) {
+    const result = await tools.processor.processBatch(PROCESS_BATCH);
+    signals += result.signals;
+    mentions += result.mentions;
+    progress.update(signals, signals);
+    if (result.signals < PROCESS_BATCH) break;
+    if (batches % 20 === 0) {
+      await tools.trends.pruneMinutesBefore(Math.floor(systemClock.now() / MINUTE_MS) - MINUTES_KEPT);
+    }
+  }
+  // Whatever arrived meanwhile; drain also prunes the minute buckets.
+  const rest = await tools.processor.drain(PROCESS_BATCH);
+  signals += rest.signals;
+  mentions += rest.mentions;
+  progress.finish(`${mentions.toLocaleString('en-US')} mentions`);
+  return { signals, mentions };
+}
+
+interface RejectedLine {
+  line: number;
+  reason: string;
+}
+
+interface IngestSummary {
+  lines: number;
+  accepted: number;
+  duplicates: number;
+  rejected: number;
+  /** The first rejections by line number. */
+  shown: RejectedLine[];
+}
+
+/** `signals[3].text is required` (an item of a batch) → `text is required`. */
+function itemReason(detail: string, index: number): string {
+  return detail.replaceAll(`signals[${index}].`, '').replaceAll(`signals[${index}]`, 'item');
+}
+
+/** Streams a JSON Lines file into SignalsService in batches; never holds more than a batch in memory. */
+async function ingestFile(tools: SignalTools, file: string, batchSize: number): Promise<IngestSummary> {
+  const size = (await fs.promises.stat(file)).size;
+  const input = fs.createReadStream(file);
+  const lines = readline.createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+  let inputError: Error | undefined;
+  input.on('error', (error) => {
+    inputError = error;
+    lines.close();
+  });
+  const progress = new Progress({ label: 'ingest', total: size, unit: 'lines' });
+  const summary: IngestSummary = { lines: 0, accepted: 0, duplicates: 0, rejected: 0, shown: [] };
+  let batch: unknown[] = [];
+  let batchLines: number[] = [];
+  // Rejections not yet reported, kept in line order together with their batch.
+  let pending: RejectedLine[] = [];
+  let bytes = 0;
+
+  const flush = async () => {
+    if (batch.length > 0) {
+      const result = await tools.signals.ingest(batch);
+      summary.accepted += result.accepted;
+      summary.duplicates += result.duplicates;
+      summary.rejected += result.rejected.length;
+      for (const r of result.rejected) {
+        pending.push({ line: batchLines[r.index]!, reason: itemReason(r.detail, r.index) });
+      }
+    }
+    pending.sort((a, b) => a.line - b.line);
+    for (const r of pending) if (summary.shown.length < SHOWN_REJECTIONS) summary.shown.push(r);
+    pending = [];
+    batch = [];
+    batchLines = [];
+  };
+
+  for await (const line of lines) {
+    summary.lines++;
+    bytes += Buffer.byteLength(line) + 1;
+    if (line.trim() !== '') {
+      let item: unknown;
+      let parsed = true;
+      try {
+        item = JSON.parse(line);
+      } catch (error) {
+        parsed = false;
+        summary.rejected++;
+        pending.push({ line: summary.lines, reason: `not valid JSON (${(error as Error).message})` });
+      }
+      if (parsed) {
+        batch.push(item);
+        batchLines.push(summary.lines);
+        if (batch.length >= batchSize) await flush();
+      }
+    }
+    progress.update(Math.min(bytes, size), summary.lines);
+  }
+  if (inputError) throw inputError;
+  await flush();
+  progress.finish();
+  return summary;
+}
+
+/** A simulated signal as an item of POST /api/signals: absent fields left out, observed_at as ISO 8601. */
+function toSignalItem(signal: SourceSignal): Record<string, unknown> {
+  const item: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(signal)) {
+    if (value !== null && value !== undefined) item[field] = value;
+  }
+  item.observed_at = new Date(signal.observed_at).toISOString();
+  return item;
+}
+
+interface SeedSummary {
+  generated: number;
+  accepted: number;
+  duplicates: number;
+  rejected: number;
+  /** The first rejection reasons (none expected: the simulator only makes valid signals). */
+  reasons: string[];
+}
+
+/** Generates the demo simulator's signals for [from, to) chunk by chunk and stores them. */
+async function seedDemo(tools: SignalTools, seed: number, from: number, to: number): Promise<SeedSummary> {
+  const progress = new Progress({ label: 'generate', total: to - from, unit: 'signals' });
+  const summary: SeedSummary = { generated: 0, accepted: 0, duplicates: 0, rejected: 0, reasons: [] };
+  for (let start = from; start < to; start += SEED_CHUNK_MS) {
+    const items = demoSignals({ seed, from: start, to: Math.min(to, start + SEED_CHUNK_MS) }).map(
+      toSignalItem,
+    );
+    for (let i = 0; i < items.length; i += SEED_INGEST_BATCH) {
+      const result = await tools.signals.ingest(items.slice(i, i + SEED_INGEST_BATCH));
+      summary.accepted += result.accepted;
+      summary.duplicates += result.duplicates;
+      summary.rejected += result.rejected.length;
+      for (const r of result.rejected)
+        if (summary.reasons.length < SHOWN_REJECTIONS) summary.reasons.push(r.detail);
+    }
+    summary.generated += items.length;
+    progress.update(Math.min(to, start + SEED_CHUNK_MS) - from, summary.generated);
+  }
+  progress.finish(`${summary.accepted.toLocaleString('en-US')} new`);
+  return summary;
+}
+
 async function run(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -93,6 +327,11 @@ async function run(argv: string[]): Promise<void> {
       permissions: { type: 'string' },
       'expires-at': { type: 'string' },
       id: { type: 'string' },
+      batch: { type: 'string' },
+      process: { type: 'boolean' },
+      demo: { type: 'boolean' },
+      hours: { type: 'string' },
+      seed: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -177,6 +416,55 @@ async function run(argv: string[]): Promise<void> {
       await accounts.revokeKey(row.user_id, Number(values.id), { ...OPERATOR, userId: row.user_id });
     });
     console.log(`Revoked key ${values.id}.`);
+    return;
+  }
+
+  if (command === 'ingest') {
+    const file = positionals[1];
+    if (!file || positionals.length > 2) throw new UsageError('ingest needs one FILE.jsonl');
+    const batchSize = integerOption(values.batch, '--batch', 1, 10_000, 1000);
+    await withSignals(config, async (tools) => {
+      const summary = await ingestFile(tools, file, batchSize);
+      console.log(
+        `accepted ${summary.accepted}, duplicates ${summary.duplicates}, rejected ${summary.rejected}`,
+      );
+      if (summary.rejected > 0) {
+        const more = summary.rejected > summary.shown.length ? ` (first ${summary.shown.length})` : '';
+        console.log(`Rejected lines${more}:`);
+        for (const r of summary.shown) console.log(`  line ${r.line}: ${r.reason}`);
+      }
+      if (values.process) {
+        const processed = await processPending(tools);
+        console.log(
+          `processed ${processed.signals} signals, ${processed.mentions} mentions; ` +
+            `${await countTrends(tools.handle)} trends stored`,
+        );
+      }
+    });
+    return;
+  }
+
+  if (command === 'seed') {
+    if (!values.demo) throw new UsageError('seed needs --demo (the demo simulator is the only generator)');
+    if (positionals.length > 1) throw new UsageError(`unexpected argument: ${positionals[1]}`);
+    const hours = integerOption(values.hours, '--hours', 1, 720, 72);
+    const seed = integerOption(values.seed, '--seed', 0, 2_147_483_647, config.demo.seed);
+    const started = Date.now();
+    await withSignals(config, async (tools) => {
+      const to = systemClock.now();
+      const seeded = await seedDemo(tools, seed, to - hours * HOUR_MS, to);
+      const processed = await processPending(tools);
+      const trends = await countTrends(tools.handle);
+      console.log(
+        `Seeded ${hours} h of demo signals (seed ${seed}): generated ${seeded.generated}, ` +
+          `accepted ${seeded.accepted}, duplicates ${seeded.duplicates}, rejected ${seeded.rejected}`,
+      );
+      for (const detail of seeded.reasons) console.log(`  rejected: ${detail}`);
+      console.log(
+        `Processed ${processed.signals} signals (${processed.mentions} mentions); ${trends} trends stored. ` +
+          `Took ${((Date.now() - started) / 1000).toFixed(1)} s.`,
+      );
+    });
     return;
   }
 

@@ -40,6 +40,12 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestCo
     DATABASE_POOL_SIZE: '3',
     PLANS: JSON.stringify({ enterprise: { burst_per_second: 100_000 } }),
     PUBLIC_RATE_LIMIT_PER_MINUTE: '100000',
+    // Test files share 2 cores with each other; a busy machine is not what these tests are about.
+    OVERLOAD_EVENT_LOOP_DELAY_MS: '0',
+    // No background ingestion unless a test asks for a source.
+    SOURCES: 'none',
+    // Analysis in the test's own thread (test/modules/trends/nlp-pool.test.ts covers the worker threads).
+    NLP_WORKER_THREADS: '0',
     ...(testRedisUrl
       ? { REDIS_URL: testRedisUrl, REDIS_KEY_PREFIX: options.redisPrefix ?? testRedisPrefix() }
       : {}),

@@ -2,12 +2,28 @@
 import type { FastifySchemaValidationError } from 'fastify';
 import type { Services } from '../../app.ts';
 import type { App } from '../../platform/http.ts';
-import { IngestBody, IngestResponse, MAX_BATCH } from './schemas.ts';
+import { IngestBody, IngestResponse, MAX_BATCH, SourceListResponse } from './schemas.ts';
 
 const TEN_MIB = 10 * 1024 * 1024;
 const ITEM_PATH = /^\/signals\/\d+(\/|$)/;
 
-export async function signalRoutes(app: App, { signals }: Services): Promise<void> {
+export async function signalRoutes(app: App, { signals, sources }: Services): Promise<void> {
+  app.get(
+    '/api/intelligence/sources',
+    {
+      config: { access: { permission: 'read' } },
+      schema: {
+        tags: ['signals'],
+        summary: 'Configured signal sources and their health',
+        description:
+          'The sources named by `SOURCES`, in that order. A failing source is `degraded` and retried with ' +
+          'backoff (interval × 2^failures, at most 1 h) while the others keep ingesting.',
+        response: { 200: SourceListResponse },
+      },
+    },
+    async () => ({ sources: await sources.list() }),
+  );
+
   app.post(
     '/api/signals',
     {

@@ -1,6 +1,6 @@
 // POST /api/signals: one signal per item; items are validated one by one so a batch can partly succeed.
 import Type from 'typebox';
-import { DateTime, StrictObject } from '../../platform/schemas.ts';
+import { DateTime, Nullable, StrictObject } from '../../platform/schemas.ts';
 
 export const MAX_BATCH = 1000;
 
@@ -56,3 +56,33 @@ export const IngestResponse = Type.Object({
     description: 'Items refused, by their index in `signals`, with the reason.',
   }),
 });
+
+export const SourceListResponse = Type.Object(
+  {
+    sources: Type.Array(
+      Type.Object(
+        {
+          id: Type.String(),
+          name: Type.String(),
+          attribution: Type.String({ description: 'Who the data comes from; show it with the data.' }),
+          licence_url: Nullable(
+            Type.String({ description: 'The terms the data is used under, when published.' }),
+          ),
+          coverage: Type.String(),
+          status: Type.Enum(['pending', 'healthy', 'degraded'], {
+            description: '`pending` before the first attempt; `degraded` while the last attempt failed.',
+          }),
+          last_attempt_at: Nullable(DateTime()),
+          last_success_at: Nullable(DateTime()),
+          observation_count: Type.Integer({ description: 'New signals stored from the source so far.' }),
+          fetch_duration_ms: Nullable(Type.Integer()),
+          last_error: Nullable(
+            Type.String({ description: 'Why the last attempt failed (status code, no body).' }),
+          ),
+        },
+        { title: 'SignalSource' },
+      ),
+    ),
+  },
+  { title: 'SourceListResponse' },
+);

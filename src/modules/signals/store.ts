@@ -32,4 +32,14 @@ export class SignalsStore {
       .executeTakeFirstOrThrow()
       .then((row) => Number(row.n));
   }
+
+  /** Retention: deletes signals observed before `before` (ms) that were already turned into buckets. */
+  async pruneProcessedBefore(before: number): Promise<number> {
+    const result = await this.db
+      .deleteFrom('signals')
+      .where('observed_at', '<', before)
+      .where('processed_at', 'is not', null)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
 }

@@ -398,7 +398,14 @@ export interface TrendMetrics {
 
 /** Every TrendItem metric for one trend from one input; see the functions above for each formula. */
 export function computeTrendMetrics(input: TrendMetricsInput): TrendMetrics {
-  const { hourly, periodHours } = input;
+  const { periodHours } = input;
+  // Hours before the trend was first seen are "no data", not "no mentions": dropping them keeps the velocity
+  // baseline from reading a new trend's empty past weeks as zeros. Sums are unchanged (missing counts 0).
+  const firstHour = input.firstSeenAt === null ? null : hourIndex(input.firstSeenAt);
+  const hourly =
+    firstHour === null
+      ? input.hourly
+      : input.hourly.slice(Math.max(0, input.hourly.length - 1 - (input.endHour - firstHour)));
   const current = volume(hourly, periodHours);
   const previous = previousVolume(hourly, periodHours);
   const g = growth(current, previous);
@@ -424,4 +431,24 @@ export function computeTrendMetrics(input: TrendMetricsInput): TrendMetrics {
     sentiment_category: sentimentCategory(s),
     platforms: platformShare(input.platforms).counts,
   };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Analytics
+
+export type VelocityTrend = 'accelerating' | 'decelerating' | 'steady';
+
+/**
+ * velocity_trend of a window's points (oldest first): compares the mentions of its second half with its
+ * first half (the middle point of an odd count is left out). first = 0: accelerating when second > 0, else
+ * steady; otherwise second ≥ 1.1·first accelerating, second ≤ 0.9·first decelerating, else steady.
+ */
+export function velocityTrend(points: readonly number[]): VelocityTrend {
+  const half = Math.floor(points.length / 2);
+  const first = sum(points.slice(0, half));
+  const second = sum(points.slice(points.length - half));
+  if (first === 0) return second > 0 ? 'accelerating' : 'steady';
+  if (second >= first * (1 + C.overallTrendThresholdPct / 100)) return 'accelerating';
+  if (second <= first * (1 - C.overallTrendThresholdPct / 100)) return 'decelerating';
+  return 'steady';
 }

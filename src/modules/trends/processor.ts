@@ -2,10 +2,11 @@
 // mention adds to its trend's hourly bucket (per platform, with VADER sentiment sums) and minute bucket.
 // One transaction per batch: a signal is marked processed together with the counts it produced.
 import type { Clock } from '../../platform/clock.ts';
+import type { SignalAnalysis } from './analysis.ts';
 import { categorise } from './categories.ts';
-import { extractCandidates, titleFrom } from './extraction.ts';
+import { titleFrom } from './extraction.ts';
 import { HOUR_MS, METRIC_CONSTANTS } from './metrics.ts';
-import { compound } from './sentiment.ts';
+import { InProcessNlp, type NlpPool } from './nlp-pool.ts';
 import type { HourlyIncrement, PendingSignal, TrendsStore } from './store.ts';
 
 const MINUTE_MS = 60_000;
@@ -25,6 +26,11 @@ interface Accumulated {
   minutes: Map<number, number>;
 }
 
+interface Prepared {
+  pending: PendingSignal[];
+  analyses: SignalAnalysis[];
+}
+
 export interface ProcessResult {
   signals: number;
   trends: number;
@@ -35,33 +41,69 @@ export class TrendProcessor {
   constructor(
     private readonly store: TrendsStore,
     private readonly clock: Clock,
+    private readonly nlp: NlpPool = new InProcessNlp(),
   ) {}
 
   /** Processes up to `limit` pending signals; returns what it did (0 signals = nothing was pending). */
   async processBatch(limit = 500): Promise<ProcessResult> {
-    const pending = await this.store.pendingSignals(limit);
+    return this.commit(await this.prepare(limit, 0));
+  }
+
+  /** Reads up to `limit` pending signals after id `afterId` and analyses them (in the NLP pool). */
+  private async prepare(limit: number, afterId: number): Promise<Prepared> {
+    const pending = await this.store.pendingSignals(limit, afterId);
+    if (pending.length === 0) return { pending, analyses: [] };
+    const analyses = await this.nlp.analyse(
+      pending.map((s) => ({
+        text: s.text,
+        title: s.title,
+        keywords: s.keywords ? (JSON.parse(s.keywords) as string[]) : null,
+        lang: s.lang,
+      })),
+    );
+    return { pending, analyses };
+  }
+
+  /** Adds a prepared batch's mentions to the buckets and marks its signals processed, in one transaction. */
+  private async commit({ pending, analyses }: Prepared): Promise<ProcessResult> {
     if (pending.length === 0) return { signals: 0, trends: 0, mentions: 0 };
-    const byKey = this.accumulate(pending);
+    let byKey = this.accumulate(pending, analyses);
     const now = this.clock.now();
     await this.store.transaction(async (trx) => {
-      const ids = await this.store.idsByKey(trx, [...byKey.keys()]);
+      // Claim first: a signal another process counted meanwhile must not be counted twice.
+      const claimed = await this.store.claimProcessed(
+        trx,
+        pending.map((s) => s.id),
+        now,
+      );
+      if (claimed.size < pending.length) {
+        const keep = pending.map((s) => claimed.has(s.id));
+        byKey = this.accumulate(
+          pending.filter((_, i) => keep[i]),
+          analyses.filter((_, i) => keep[i]),
+        );
+      }
+      const known = await this.store.trendsByKey(trx, [...byKey.keys()]);
+      const ids = await this.store.upsertTrends(
+        trx,
+        [...byKey].map(([key, acc]) => ({
+          key,
+          title: titleFrom(acc.surfaces),
+          type: acc.type,
+          // Only a new trend is categorised; an existing one keeps its category.
+          category: known.has(key)
+            ? ''
+            : categorise({ key, surfaceForms: [...acc.surfaces.keys()], texts: acc.texts }),
+          first_seen_at: acc.firstSeen,
+          last_seen_at: acc.lastSeen,
+          mentions: acc.mentions,
+        })),
+      );
       const hourly: HourlyIncrement[] = [];
       const minutes: { trend_id: number; minute: number; mentions: number }[] = [];
       const surfaces: { trend_id: number; surface: string; count: number }[] = [];
       for (const [key, acc] of byKey) {
-        let id = ids.get(key);
-        if (id === undefined) {
-          id = await this.store.insertTrend(trx, {
-            key,
-            title: titleFrom(acc.surfaces),
-            type: acc.type,
-            category: categorise({ key, surfaceForms: [...acc.surfaces.keys()], texts: acc.texts }),
-            first_seen_at: acc.firstSeen,
-            last_seen_at: acc.lastSeen,
-          });
-          ids.set(key, id);
-        }
-        await this.store.touchTrend(trx, id, acc.mentions, acc.firstSeen, acc.lastSeen);
+        const id = ids.get(key)!;
         for (const [surface, count] of acc.surfaces) surfaces.push({ trend_id: id, surface, count });
         for (const increment of acc.hourly.values()) hourly.push({ ...increment, trend_id: id });
         for (const [minute, count] of acc.minutes) minutes.push({ trend_id: id, minute, mentions: count });
@@ -69,14 +111,16 @@ export class TrendProcessor {
       await this.store.addSurfaces(trx, surfaces);
       await this.store.addHourly(trx, hourly);
       await this.store.addMinutely(trx, minutes);
-      // The title is the most frequent surface form over the trend's whole history.
-      const forms = await this.store.surfacesOf(trx, [...ids.values()]);
-      for (const [id, counts] of forms) await this.store.setTitle(trx, id, titleFrom(counts));
-      await this.store.markProcessed(
+      // The title is the most frequent surface form over the trend's whole history; most batches change none.
+      const existing = [...known.values()];
+      const forms = await this.store.surfacesOf(
         trx,
-        pending.map((s) => s.id),
-        now,
+        existing.map((t) => t.id),
       );
+      for (const trend of existing) {
+        const title = titleFrom(forms.get(trend.id) ?? new Map());
+        if (title !== '' && title !== trend.title) await this.store.setTitle(trx, trend.id, title);
+      }
     });
     let mentions = 0;
     for (const acc of byKey.values()) mentions += acc.mentions;
@@ -86,29 +130,26 @@ export class TrendProcessor {
   /** Processes until nothing is pending; prunes minute buckets older than two hours. */
   async drain(limit = 500): Promise<ProcessResult> {
     const total: ProcessResult = { signals: 0, trends: 0, mentions: 0 };
-    for (;;) {
-      const result = await this.processBatch(limit);
+    let next: Promise<Prepared> | null = this.prepare(limit, 0);
+    while (next) {
+      const current: Prepared = await next;
+      // The following batch is read and analysed (in worker threads) while this one is written.
+      next = current.pending.length < limit ? null : this.prepare(limit, current.pending.at(-1)!.id);
+      next?.catch(() => undefined);
+      const result = await this.commit(current);
       total.signals += result.signals;
       total.trends += result.trends;
       total.mentions += result.mentions;
-      if (result.signals < limit) break;
     }
     await this.store.pruneMinutesBefore(Math.floor(this.clock.now() / MINUTE_MS) - MINUTES_KEPT);
     return total;
   }
 
-  private accumulate(pending: PendingSignal[]): Map<string, Accumulated> {
+  private accumulate(pending: PendingSignal[], analyses: SignalAnalysis[]): Map<string, Accumulated> {
     const byKey = new Map<string, Accumulated>();
-    for (const signal of pending) {
-      const keywords = signal.keywords ? (JSON.parse(signal.keywords) as string[]) : null;
-      const candidates = extractCandidates({
-        text: signal.text,
-        title: signal.title,
-        keywords,
-        lang: signal.lang,
-      });
+    for (const [i, signal] of pending.entries()) {
+      const { candidates, score } = analyses[i]!;
       if (candidates.length === 0) continue;
-      const score = compound(signal.title ? `${signal.title}. ${signal.text}` : signal.text);
       const hour = Math.floor(signal.observed_at / HOUR_MS);
       const minute = Math.floor(signal.observed_at / MINUTE_MS);
       for (const candidate of candidates) {

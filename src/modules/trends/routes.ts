@@ -1,10 +1,67 @@
-// Trend routes (the list, analytics and autocomplete routes come with the metric snapshots).
+// Trend routes: the list, one trend, its analytics, autocomplete and the category taxonomy.
 import type { Services } from '../../app.ts';
+import { requirePrincipal } from '../../platform/auth.ts';
 import type { App } from '../../platform/http.ts';
-import { CategoryListResponse, TrendIdParams, TrendItemSchema } from './schemas.ts';
+import {
+  AnalyticsQuery,
+  AnalyticsResponse,
+  AutocompleteQuery,
+  AutocompleteResponse,
+  CategoryListResponse,
+  PaginationMetaSchema,
+  TrendDetailQuery,
+  TrendIdParams,
+  TrendItemSchema,
+  TrendListQuery,
+  TrendListResponse,
+} from './schemas.ts';
 
-export async function trendRoutes(app: App, { trends }: Services): Promise<void> {
+export async function trendRoutes(app: App, { trends, interests }: Services): Promise<void> {
   const read = { access: { permission: 'read' as const } };
+  app.addSchema(TrendItemSchema);
+  app.addSchema(PaginationMetaSchema);
+
+  app.get(
+    '/api/trends',
+    {
+      config: read,
+      schema: {
+        tags: ['trends'],
+        summary: 'Trends with their metrics, filtered, sorted and paged',
+        description:
+          'Trends with at least one mention in the period (default 24h), from metric snapshots kept at most ' +
+          'a few seconds behind ingestion. `start_date`/`end_date` (whole UTC days) replace `period`, which ' +
+          '`meta` then reports as `custom`; such ranges are computed from the hourly buckets. `meta` echoes ' +
+          'every parameter with its default. Formulas: docs/metrics.md.',
+        querystring: TrendListQuery,
+        response: { 200: TrendListResponse },
+      },
+    },
+    async (request) => {
+      const { interest, ...query } = request.query;
+      const interestKey =
+        interest === undefined
+          ? undefined
+          : (await interests.get(requirePrincipal(request).userId, interest)).key;
+      return trends.list({ ...query, interestKey });
+    },
+  );
+
+  app.get(
+    '/api/trends/autocomplete',
+    {
+      config: read,
+      schema: {
+        tags: ['trends'],
+        summary: 'Trend names starting with a prefix',
+        description:
+          'Prefix matches on the normalised name (`#Open` finds `OpenAI`), largest 24-hour volume first.',
+        querystring: AutocompleteQuery,
+        response: { 200: AutocompleteResponse },
+      },
+    },
+    async (request) => trends.autocomplete(request.query.query, request.query.limit),
+  );
 
   app.get(
     '/api/trends/categories',
@@ -27,12 +84,33 @@ export async function trendRoutes(app: App, { trends }: Services): Promise<void>
       config: read,
       schema: {
         tags: ['trends'],
-        summary: 'One trend with its metrics over the last 24 hours',
-        description: 'Every number is computed from hourly buckets with the formulas in docs/metrics.md.',
+        summary: 'One trend with its metrics',
+        description:
+          'Computed from the hourly buckets at the time of the request, over `period` (default 24h), with the ' +
+          'formulas in docs/metrics.md.',
         params: TrendIdParams,
-        response: { 200: TrendItemSchema },
+        querystring: TrendDetailQuery,
+        response: { 200: { $ref: 'TrendItem#' } },
       },
     },
-    async (request) => trends.get(request.params.trend_id),
+    async (request) => trends.get(request.params.trend_id, request.query.period),
+  );
+
+  app.get(
+    '/api/trends/:trend_id/analytics',
+    {
+      config: read,
+      schema: {
+        tags: ['trends'],
+        summary: 'A trend’s volume over time',
+        description:
+          '`data` covers the window: minutes of the current hour for 1h, hours for 24h and 7d (and ranges of ' +
+          'up to 7 days), days beyond. The points add up to `current_volume`.',
+        params: TrendIdParams,
+        querystring: AnalyticsQuery,
+        response: { 200: AnalyticsResponse },
+      },
+    },
+    async (request) => trends.analytics(request.params.trend_id, request.query),
   );
 }

@@ -1,6 +1,6 @@
 // Schemas of the trend routes.
 import Type from 'typebox';
-import { DateTime, IdParam, Nullable } from '../../platform/schemas.ts';
+import { DateOnly, DateTime, IdParam, Nullable, Pagination, StrictObject } from '../../platform/schemas.ts';
 
 export const TrendItemSchema = Type.Object(
   {
@@ -56,4 +56,131 @@ export const CategoryListResponse = Type.Object(
     ),
   },
   { title: 'CategoryListResponse' },
+);
+
+const PeriodParam = Type.Enum(['1h', '24h', '7d', '30d'], {
+  description: 'Window the metrics cover, ending now. Replaced by `start_date`/`end_date` when given.',
+});
+const DateRange = {
+  start_date: Type.Optional(
+    DateOnly({ description: 'First UTC day of a custom range (inclusive); replaces `period`.' }),
+  ),
+  end_date: Type.Optional(
+    DateOnly({
+      description: 'Last UTC day of a custom range (inclusive; default today); replaces `period`.',
+    }),
+  ),
+};
+
+export const TrendListQuery = StrictObject({
+  search: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 200, description: 'Case-insensitive text in the trend name.' }),
+  ),
+  category: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 120,
+      description:
+        'Category name (`Technology/AI`) or slug (`technology-ai`); a parent matches its children.',
+    }),
+  ),
+  period: Type.Optional({ ...PeriodParam, default: '24h' }),
+  interest: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 9_007_199_254_740_991,
+      description: 'Id of one of your interests: trends whose name contains its keyword.',
+    }),
+  ),
+  sort_by: Type.Optional(
+    Type.Enum(['volume', 'velocity', 'growth', 'timestamp', 'name'], {
+      default: 'volume',
+      description:
+        '`volume` (mentions in the period), `velocity` (velocity_score), `growth` (trends with no previous ' +
+        'mentions last), `timestamp` (last observed), `name`. Ties: id ascending.',
+    }),
+  ),
+  order: Type.Optional(Type.Enum(['desc', 'asc'], { default: 'desc' })),
+  ...DateRange,
+  ...Pagination,
+});
+
+export const PaginationMetaSchema = Type.Object(
+  {
+    total: Nullable(Type.Integer({ default: 0 })),
+    limit: Nullable(Type.Integer({ default: 20 })),
+    offset: Nullable(Type.Integer({ default: 0 })),
+    period: Nullable(Type.String({ description: 'The period applied, or `custom` for a date range.' })),
+    sort_by: Nullable(Type.String()),
+    order: Nullable(Type.String()),
+    search: Nullable(Type.String()),
+    category: Nullable(Type.String()),
+    start_date: Nullable(DateOnly()),
+    end_date: Nullable(DateOnly()),
+  },
+  { $id: 'PaginationMeta', title: 'PaginationMeta' },
+);
+
+export const TrendListResponse = Type.Object(
+  {
+    trends: Type.Array(Type.Ref('TrendItem')),
+    total: Type.Integer({ description: 'Trends matching the filters (with mentions in the period).' }),
+    meta: Type.Ref('PaginationMeta'),
+  },
+  { title: 'TrendListResponse' },
+);
+
+export const TrendDetailQuery = StrictObject({ period: Type.Optional({ ...PeriodParam, default: '24h' }) });
+
+export const AnalyticsQuery = StrictObject({
+  period: Type.Optional({ ...PeriodParam, default: '7d' }),
+  ...DateRange,
+});
+
+export const AnalyticsResponse = Type.Object(
+  {
+    trend_id: Type.Integer(),
+    name: Type.String(),
+    period: Type.String({ description: 'The period, or `custom` for a date range.' }),
+    current_volume: Type.Integer(),
+    previous_volume: Type.Integer(),
+    volume_change_percent: Nullable(
+      Type.Number({ description: 'Growth vs the previous equal window; null when that had none.' }),
+    ),
+    data: Type.Array(
+      Type.Object({
+        timestamp: DateTime({
+          description: 'Start of the point: a minute (1h), an hour (24h, 7d) or a day.',
+        }),
+        volume: Type.Integer(),
+      }),
+    ),
+    velocity_per_hour: Type.Number({ description: 'current_volume / hours in the window.' }),
+    velocity_trend: Type.Enum(['accelerating', 'decelerating', 'steady'], {
+      description: 'Second half of the window vs the first (±10 %).',
+    }),
+  },
+  { title: 'TrendAnalytics' },
+);
+
+export const AutocompleteQuery = StrictObject({
+  query: Type.String({ minLength: 1, maxLength: 100, description: 'Start of a trend name.' }),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
+});
+
+export const AutocompleteResponse = Type.Object(
+  {
+    results: Type.Array(
+      Type.Object(
+        {
+          name: Type.String(),
+          category: Nullable(Type.String()),
+          volume: Nullable(Type.Integer({ description: 'Mentions in the last 24 hours.' })),
+          suggestion: Nullable(Type.String({ description: 'The normalised name, usable as `search`.' })),
+        },
+        { title: 'AutocompleteResult' },
+      ),
+    ),
+  },
+  { title: 'AutocompleteResponse' },
 );

@@ -1,4 +1,4 @@
-import vader from 'vader-sentiment';
+import { vaderCompound } from './vader.ts';
 
 // VADER's cost grows with text length and a long article's tone is set early; 5,000 chars bounds the
 // worst case (signal text may be 10,000 chars) without changing scores of social-media-sized texts.
@@ -15,9 +15,10 @@ export function compound(text: string | null | undefined): number {
   const input = trimmed.length > MAX_CHARS ? trimmed.slice(0, MAX_CHARS) : trimmed;
   let score: number;
   try {
-    score = vader.SentimentIntensityAnalyzer.polarity_scores(input).compound;
+    // Same value as vader-sentiment's polarity_scores(input).compound, several times faster.
+    score = vaderCompound(input);
   } catch {
-    // The port has no documented failure modes; a scoring failure must not fail ingestion.
+    // Scoring has no known failure modes; a scoring failure must not fail ingestion.
     return 0;
   }
   if (!Number.isFinite(score)) return 0;

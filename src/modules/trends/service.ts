@@ -2,18 +2,22 @@
 import type { Selectable } from 'kysely';
 import { type Clock, isoString } from '../../platform/clock.ts';
 import type { TrendsTable } from '../../platform/db/schema.ts';
-import { notFound } from '../../platform/errors.ts';
-import { CATEGORIES, descendantsOf } from './categories.ts';
+import { badRequest, notFound } from '../../platform/errors.ts';
+import { CATEGORIES, categoryByNameOrSlug, descendantsOf } from './categories.ts';
+import { normaliseKey } from './extraction.ts';
 import {
   computeTrendMetrics,
+  growth as growthOf,
+  HOUR_MS,
   HOURS_PER_WEEK,
   hourIndex,
   PERIOD_HOURS,
   type PeriodName,
   type SentimentSums,
   type TrendMetrics,
+  velocityTrend,
 } from './metrics.ts';
-import type { TrendsStore } from './store.ts';
+import type { Executor, ListFilter, ListSort, SnapshotRow, TrendsStore } from './store.ts';
 
 const MINUTE_MS = 60_000;
 // The velocity baseline looks at the same hour of the week up to 4 weeks back.
@@ -37,19 +41,166 @@ export interface TrendItemView extends TrendMetrics {
 }
 
 type TrendRow = Selectable<TrendsTable>;
+type HourlyRow = Awaited<ReturnType<TrendsStore['hourlyRowsFor']>>[number];
+
+function groupBy<R extends { trend_id: number }>(rows: R[]): Map<number, R[]> {
+  const out = new Map<number, R[]>();
+  for (const row of rows) {
+    const list = out.get(row.trend_id);
+    if (list) list.push(row);
+    else out.set(row.trend_id, [row]);
+  }
+  return out;
+}
 
 /** A one-sentence summary with the numbers behind it. */
-export function describe(title: string, metrics: TrendMetrics, period: PeriodName): string {
-  const words = PERIOD_WORDS[period];
+export function describe(title: string, metrics: TrendMetrics, period: PeriodName | 'custom'): string {
+  const span = period === 'custom' ? 'the chosen dates' : `the last ${PERIOD_WORDS[period]}`;
+  const before = period === 'custom' ? 'as many days before' : `the previous ${PERIOD_WORDS[period]}`;
   const change =
     metrics.growth === null
       ? metrics.volume > 0
-        ? ` (new: none in the previous ${words})`
+        ? ` (new: none in ${before})`
         : ''
-      : ` (${metrics.growth >= 0 ? '+' : ''}${metrics.growth} % vs the previous ${words})`;
+      : ` (${metrics.growth >= 0 ? '+' : ''}${metrics.growth} % vs ${before})`;
   const top = Object.entries(metrics.platforms).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0];
   const where = top ? `; most mentions on ${top[0]}` : '';
-  return `${title}: ${metrics.volume} mentions in the last ${words}${change}${where}; ${metrics.lifecycle_stage}.`;
+  return `${title}: ${metrics.volume} mentions in ${span}${change}${where}; ${metrics.lifecycle_stage}.`;
+}
+
+/** One window to compute metrics over: `periodHours` hours ending with hour `endHour` (inclusive). */
+export interface MetricWindow {
+  /** What `meta_description` calls it and the snapshot row stores: a period name, or `custom`. */
+  period: PeriodName | 'custom';
+  periodHours: number;
+  endHour: number;
+  /** True when the window ends now: velocity_1h then comes from minute buckets. */
+  live: boolean;
+}
+
+/** The window of a contract period ending now. */
+export function periodWindow(period: PeriodName, now: number): MetricWindow {
+  return { period, periodHours: PERIOD_HOURS[period], endHour: hourIndex(now), live: true };
+}
+
+const CHUNK = 200;
+const DAY_MS = 24 * HOUR_MS;
+/** A custom range may span at most this many days (buckets are kept 400 days by default). */
+export const MAX_RANGE_DAYS = 400;
+
+export interface ListParams {
+  search?: string;
+  category?: string;
+  period?: PeriodName;
+  /** Normalised keyword of the caller's interest. */
+  interestKey?: string;
+  sort_by?: ListSort;
+  order?: 'asc' | 'desc';
+  start_date?: string;
+  end_date?: string;
+  limit?: number;
+  offset?: number;
+}
+
+export interface ListMeta {
+  total: number;
+  limit: number;
+  offset: number;
+  period: string;
+  sort_by: ListSort;
+  order: 'asc' | 'desc';
+  search: string | null;
+  category: string | null;
+  start_date: string | null;
+  end_date: string | null;
+}
+
+/** A custom date range as a window: whole UTC days, up to now when it ends today. */
+export function rangeWindow(
+  startDate: string | undefined,
+  endDate: string | undefined,
+  now: number,
+): MetricWindow & { startDate: string; endDate: string } {
+  const today = new Date(now).toISOString().slice(0, 10);
+  const end = endDate ?? today;
+  const start = startDate ?? end;
+  const startMs = Date.parse(`${start}T00:00:00Z`);
+  const endMs = Date.parse(`${end}T00:00:00Z`);
+  if (end > today) throw badRequest(`end_date ${end} is in the future (today is ${today} UTC).`, 'end_date');
+  if (startMs > endMs) {
+    throw badRequest(`start_date ${start} is after end_date ${end}.`, startDate ? 'start_date' : 'end_date');
+  }
+  if ((endMs - startMs) / DAY_MS + 1 > MAX_RANGE_DAYS) {
+    throw badRequest(`A date range may span at most ${MAX_RANGE_DAYS} days.`, 'start_date');
+  }
+  const live = end === today;
+  const endHour = live ? hourIndex(now) : hourIndex(endMs + DAY_MS - 1);
+  const fromHour = hourIndex(startMs);
+  return {
+    period: 'custom',
+    periodHours: endHour - fromHour + 1,
+    endHour,
+    live,
+    startDate: start,
+    endDate: end,
+  };
+}
+
+/** A stored snapshot joined with its trend, as a TrendItem. */
+function fromSnapshot(
+  row: SnapshotRow & { title: string; type: string; category: string; last_seen_at: number },
+): TrendItemView {
+  return {
+    id: row.trend_id,
+    title: row.title,
+    volume: row.volume,
+    timestamp: isoString(row.last_seen_at)!,
+    category: row.category,
+    sentiment: row.sentiment,
+    sentiment_category: row.sentiment_category as TrendItemView['sentiment_category'],
+    type: row.type as TrendType,
+    meta_description: row.meta_description,
+    growth: row.growth,
+    previous_volume: row.previous_volume,
+    absolute_change: row.absolute_change,
+    average_velocity: row.average_velocity,
+    trend_stability: row.trend_stability,
+    overall_trend: row.overall_trend as TrendItemView['overall_trend'],
+    velocity_score: row.velocity_score,
+    velocity_1h: row.velocity_1h,
+    lifecycle_stage: row.lifecycle_stage as TrendItemView['lifecycle_stage'],
+    platforms: JSON.parse(row.platforms) as Record<string, number>,
+  };
+}
+
+function compareBy(sortBy: ListSort, order: 'asc' | 'desc') {
+  const sign = order === 'asc' ? 1 : -1;
+  return (a: TrendItemView, b: TrendItemView): number => {
+    let c = 0;
+    switch (sortBy) {
+      case 'volume':
+        c = sign * (a.volume - b.volume);
+        break;
+      case 'velocity':
+        c = sign * (a.velocity_score - b.velocity_score || a.velocity_1h - b.velocity_1h);
+        break;
+      case 'growth':
+        if (a.growth === null || b.growth === null)
+          c = (a.growth === null ? 1 : 0) - (b.growth === null ? 1 : 0);
+        else c = sign * (a.growth - b.growth);
+        break;
+      case 'timestamp':
+        c = sign * a.timestamp.localeCompare(b.timestamp);
+        break;
+      case 'name': {
+        const x = a.title.toLowerCase();
+        const y = b.title.toLowerCase();
+        c = sign * (x < y ? -1 : x > y ? 1 : 0);
+        break;
+      }
+    }
+    return c || a.id - b.id;
+  };
 }
 
 export class TrendsService {
@@ -66,16 +217,67 @@ export class TrendsService {
 
   async view(trend: TrendRow, period: PeriodName): Promise<TrendItemView> {
     const now = this.clock.now();
-    const endHour = hourIndex(now);
-    const periodHours = PERIOD_HOURS[period];
-    const span = Math.max(2 * periodHours, BASELINE_HOURS);
-    const fromHour = endHour - span + 1;
-    const hourly = new Array<number>(span).fill(0);
+    const views = await this.compute([trend], [periodWindow(period, now)], now);
+    return views.get(trend.id)![0]!;
+  }
+
+  /**
+   * TrendItems of the given trends in each window (same order as `windows`), computed from the stored
+   * buckets with the formulas in metrics.ts. Loads buckets for up to 200 trends per query.
+   */
+  async compute(
+    trends: TrendRow[],
+    windows: MetricWindow[],
+    now: number,
+    executor: Executor = this.store.db,
+  ): Promise<Map<number, TrendItemView[]>> {
+    const out = new Map<number, TrendItemView[]>();
+    if (trends.length === 0 || windows.length === 0) return out;
+    const spanOf = (w: MetricWindow) => Math.max(2 * w.periodHours, BASELINE_HOURS);
+    const fromHour = Math.min(...windows.map((w) => w.endHour - spanOf(w) + 1));
+    const toHour = Math.max(...windows.map((w) => w.endHour));
+    const nowMinute = Math.floor(now / MINUTE_MS);
+    const needMinutes = windows.some((w) => w.live);
+    for (let i = 0; i < trends.length; i += CHUNK) {
+      const part = trends.slice(i, i + CHUNK);
+      const ids = part.map((t) => t.id);
+      const hourlyByTrend = groupBy(await this.store.hourlyRowsFor(executor, ids, fromHour, toHour));
+      const minutesByTrend = needMinutes
+        ? groupBy(await this.store.minuteRowsFor(executor, ids, nowMinute - 59, nowMinute))
+        : new Map();
+      for (const trend of part) {
+        const rows = hourlyByTrend.get(trend.id) ?? [];
+        const totals = new Array<number>(toHour - fromHour + 1).fill(0);
+        for (const row of rows) totals[row.hour - fromHour]! += row.mentions;
+        const minuteCounts = new Array<number>(60).fill(0);
+        for (const row of minutesByTrend.get(trend.id) ?? []) {
+          minuteCounts[row.minute - (nowMinute - 59)]! += row.mentions;
+        }
+        out.set(
+          trend.id,
+          windows.map((w) => this.viewIn(trend, w, rows, totals, fromHour, minuteCounts, now)),
+        );
+      }
+    }
+    return out;
+  }
+
+  private viewIn(
+    trend: TrendRow,
+    w: MetricWindow,
+    rows: HourlyRow[],
+    totals: number[],
+    fromHour: number,
+    minuteCounts: number[],
+    now: number,
+  ): TrendItemView {
+    const span = Math.max(2 * w.periodHours, BASELINE_HOURS);
+    const start = w.endHour - span + 1 - fromHour;
+    const hourly = totals.slice(start, start + span);
     const platforms: Record<string, number> = {};
     const sentiment: SentimentSums = { sum: 0, count: 0, positive: 0, negative: 0 };
-    for (const row of await this.store.hourlyRows(trend.id, fromHour, endHour)) {
-      hourly[row.hour - fromHour]! += row.mentions;
-      if (row.hour > endHour - periodHours) {
+    for (const row of rows) {
+      if (row.hour > w.endHour - w.periodHours && row.hour <= w.endHour) {
         platforms[row.platform] = (platforms[row.platform] ?? 0) + row.mentions;
         sentiment.sum += row.sentiment_sum;
         sentiment.count += row.mentions;
@@ -83,17 +285,12 @@ export class TrendsService {
         sentiment.negative += row.negative;
       }
     }
-    const nowMinute = Math.floor(now / MINUTE_MS);
-    const minuteCounts = new Array<number>(60).fill(0);
-    for (const row of await this.store.minuteRows(trend.id, nowMinute - 59, nowMinute)) {
-      minuteCounts[row.minute - (nowMinute - 59)]! += row.mentions;
-    }
     const metrics = computeTrendMetrics({
       hourly,
-      endHour,
-      minuteCounts,
-      periodHours,
-      now,
+      endHour: w.endHour,
+      minuteCounts: w.live ? minuteCounts : undefined,
+      periodHours: w.periodHours,
+      now: w.live ? now : undefined,
       firstSeenAt: trend.first_seen_at,
       sentiment,
       platforms,
@@ -104,8 +301,161 @@ export class TrendsService {
       timestamp: isoString(trend.last_seen_at)!,
       category: trend.category,
       type: trend.type as TrendType,
-      meta_description: describe(trend.title, metrics, period),
+      meta_description: describe(trend.title, metrics, w.period),
       ...metrics,
+    };
+  }
+
+  /** `GET /api/trends`: snapshots for a period; a date range is computed from the buckets. */
+  async list(params: ListParams): Promise<{ trends: TrendItemView[]; total: number; meta: ListMeta }> {
+    const limit = params.limit ?? 20;
+    const offset = params.offset ?? 0;
+    const sortBy = params.sort_by ?? 'volume';
+    const order = params.order ?? 'desc';
+    const filter: ListFilter = {};
+    if (params.category !== undefined) {
+      const category = categoryByNameOrSlug(params.category);
+      if (category === null) {
+        throw badRequest(
+          `category "${params.category}" is not in the taxonomy; GET /api/trends/categories lists names and slugs.`,
+          'category',
+        );
+      }
+      filter.categories = descendantsOf(category.name);
+    }
+    if (params.search !== undefined) filter.search = params.search.trim().replace(/^#/, '');
+    if (params.interestKey !== undefined) filter.interestKey = params.interestKey;
+    const meta = {
+      limit,
+      offset,
+      sort_by: sortBy,
+      order,
+      search: params.search ?? null,
+      category: params.category ?? null,
+    };
+    if (params.start_date === undefined && params.end_date === undefined) {
+      const period = params.period ?? '24h';
+      const { rows, total } = await this.store.listSnapshots({
+        ...filter,
+        period,
+        sortBy,
+        order,
+        limit,
+        offset,
+      });
+      return {
+        trends: rows.map(fromSnapshot),
+        total,
+        meta: { total, ...meta, period, start_date: null, end_date: null },
+      };
+    }
+    const now = this.clock.now();
+    const window = rangeWindow(params.start_date, params.end_date, now);
+    const span = window.periodHours;
+    const candidates = await this.store.volumesBetween(filter, window.endHour - span + 1, window.endHour);
+    const rows: TrendRow[] = [];
+    for (let i = 0; i < candidates.length; i += CHUNK) {
+      const ids = candidates.slice(i, i + CHUNK).map((c) => c.trend_id);
+      rows.push(...(await this.store.trendsByIds(this.store.db, ids)));
+    }
+    const pageMeta = { ...meta, period: 'custom', start_date: window.startDate, end_date: window.endDate };
+    let page: TrendItemView[];
+    if (sortBy === 'velocity') {
+      // velocity_score needs every candidate's buckets.
+      const views = await this.compute(rows, [window], now);
+      page = [...views.values()]
+        .map((v) => v[0]!)
+        .sort(compareBy(sortBy, order))
+        .slice(offset, offset + limit);
+    } else {
+      const byId = new Map(candidates.map((c) => [c.trend_id, c]));
+      const light = rows.map((row) => {
+        const c = byId.get(row.id)!;
+        return {
+          id: row.id,
+          title: row.title,
+          timestamp: isoString(row.last_seen_at)!,
+          volume: c.volume,
+          growth: growthOf(c.volume, c.previous_volume),
+          velocity_score: 0,
+          velocity_1h: 0,
+        } as TrendItemView;
+      });
+      const ids = light
+        .sort(compareBy(sortBy, order))
+        .slice(offset, offset + limit)
+        .map((v) => v.id);
+      const chosen = rows.filter((r) => ids.includes(r.id));
+      const views = await this.compute(chosen, [window], now);
+      page = ids.map((id) => views.get(id)![0]!);
+    }
+    const total = candidates.length;
+    return { trends: page, total, meta: { total, ...pageMeta } };
+  }
+
+  /** `GET /api/trends/{id}/analytics`: the window's volume as a series. */
+  async analytics(id: number, params: { period?: PeriodName; start_date?: string; end_date?: string }) {
+    const trend = await this.store.findTrend(id);
+    if (!trend) throw notFound(`No trend has id ${id}.`);
+    const now = this.clock.now();
+    const custom = params.start_date !== undefined || params.end_date !== undefined;
+    const window = custom
+      ? rangeWindow(params.start_date, params.end_date, now)
+      : periodWindow(params.period ?? '7d', now);
+    const view = (await this.compute([trend], [window], now)).get(id)![0]!;
+    const fromHour = window.endHour - window.periodHours + 1;
+    const hourly = new Array<number>(window.periodHours).fill(0);
+    for (const row of await this.store.hourlyRows(id, fromHour, window.endHour)) {
+      hourly[row.hour - fromHour]! += row.mentions;
+    }
+    let data: { timestamp: string; volume: number }[];
+    if (window.periodHours === 1 && window.live) {
+      // The current hour by minute, up to now.
+      const firstMinute = window.endHour * 60;
+      const nowMinute = Math.floor(now / MINUTE_MS);
+      const minutes = new Array<number>(nowMinute - firstMinute + 1).fill(0);
+      for (const row of await this.store.minuteRows(id, firstMinute, nowMinute)) {
+        minutes[row.minute - firstMinute]! += row.mentions;
+      }
+      data = minutes.map((volume, i) => ({ timestamp: isoString((firstMinute + i) * MINUTE_MS)!, volume }));
+    } else if (window.periodHours <= PERIOD_HOURS['7d']) {
+      data = hourly.map((volume, i) => ({ timestamp: isoString((fromHour + i) * HOUR_MS)!, volume }));
+    } else {
+      // Daily points, each the sum of its UTC day's hours within the window.
+      const days = new Map<number, number>();
+      hourly.forEach((volume, i) => {
+        const day = Math.floor(((fromHour + i) * HOUR_MS) / DAY_MS);
+        days.set(day, (days.get(day) ?? 0) + volume);
+      });
+      data = [...days].map(([day, volume]) => ({ timestamp: isoString(day * DAY_MS)!, volume }));
+    }
+    return {
+      trend_id: id,
+      name: trend.title,
+      period: window.period,
+      current_volume: view.volume,
+      previous_volume: view.previous_volume,
+      volume_change_percent: view.growth,
+      data,
+      velocity_per_hour: view.average_velocity,
+      velocity_trend: velocityTrend(hourly),
+    };
+  }
+
+  /** `GET /api/trends/autocomplete`: trends whose normalised name starts with the query. */
+  async autocomplete(query: string, limit = 10) {
+    const text = query.trim().replace(/^#/, '');
+    // Normalise as trend keys are; a lone stop-word or too-short query is matched as typed (lowercase).
+    const prefix = normaliseKey(text) ?? text.toLowerCase();
+    if (prefix === '') return { results: [] };
+    const rows = await this.store.autocomplete(prefix, limit);
+    return {
+      results: rows.map((r) => ({
+        name: r.title,
+        category: r.category,
+        volume: r.volume ?? 0,
+        suggestion: r.key,
+      })),
     };
   }
 

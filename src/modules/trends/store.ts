@@ -1,7 +1,14 @@
 // SQL for trends and their hourly / minute buckets.
-import { type Insertable, sql, type Transaction } from 'kysely';
-import type { Database, DB } from '../../platform/db/index.ts';
-import type { TrendHourlyTable, TrendsTable } from '../../platform/db/schema.ts';
+import {
+  type Expression,
+  type ExpressionBuilder,
+  type Insertable,
+  type SqlBool,
+  sql,
+  type Transaction,
+} from 'kysely';
+import type { Database, DB, Dialect } from '../../platform/db/index.ts';
+import type { TrendHourlyTable, TrendMetricsTable, TrendsTable } from '../../platform/db/schema.ts';
 
 export type Executor = DB | Transaction<Database>;
 
@@ -26,59 +33,142 @@ function chunks<T>(rows: T[]): T[][] {
   return out;
 }
 
+export type SnapshotRow = TrendMetricsTable;
+
+export type ListSort = 'volume' | 'velocity' | 'growth' | 'timestamp' | 'name';
+
+export interface ListFilter {
+  /** Category names to keep (a parent's filter lists its children too). */
+  categories?: string[];
+  /** Case-insensitive substring of the key or title. */
+  search?: string;
+  /** Normalised interest key: trends whose key contains it as whole words. */
+  interestKey?: string;
+}
+
+export interface ListQuery extends ListFilter {
+  period: string;
+  sortBy: ListSort;
+  order: 'asc' | 'desc';
+  limit: number;
+  offset: number;
+}
+
+/** A LIKE pattern that matches `text` literally (escape character `\\`). */
+function likeEscape(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** The list filters as one condition on the trends table aliased `t`. */
+// biome-ignore lint/suspicious/noExplicitAny: used by queries of different shapes that all join `trends as t`.
+function trendFilter(filter: ListFilter): (eb: ExpressionBuilder<any, any>) => Expression<SqlBool> {
+  return (eb) => {
+    const parts: Expression<SqlBool>[] = [];
+    if (filter.categories !== undefined) parts.push(eb('t.category', 'in', filter.categories));
+    if (filter.search !== undefined) {
+      const pattern = `%${likeEscape(filter.search.toLowerCase())}%`;
+      parts.push(
+        eb.or([
+          sql<SqlBool>`t.key like ${pattern} escape '\\'`,
+          sql<SqlBool>`lower(t.title) like ${pattern} escape '\\'`,
+        ]),
+      );
+    }
+    if (filter.interestKey !== undefined) {
+      const key = filter.interestKey;
+      const k = likeEscape(key);
+      parts.push(
+        eb.or([
+          sql<SqlBool>`t.key = ${key}`,
+          sql<SqlBool>`t.key like ${`${k} %`} escape '\\'`,
+          sql<SqlBool>`t.key like ${`% ${k}`} escape '\\'`,
+          sql<SqlBool>`t.key like ${`% ${k} %`} escape '\\'`,
+        ]),
+      );
+    }
+    return eb.and(parts);
+  };
+}
+
 export class TrendsStore {
-  constructor(readonly db: DB) {}
+  constructor(
+    readonly db: DB,
+    readonly dialect: Dialect = 'sqlite',
+  ) {}
 
   transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
     return this.db.transaction().execute(work);
   }
 
-  pendingSignals(limit: number): Promise<PendingSignal[]> {
+  pendingSignals(limit: number, afterId = 0): Promise<PendingSignal[]> {
     return this.db
       .selectFrom('signals')
       .select(['id', 'source', 'text', 'title', 'keywords', 'lang', 'observed_at'])
       .where('processed_at', 'is', null)
+      .where('id', '>', afterId)
       .orderBy('id')
       .limit(limit)
       .execute();
   }
 
-  async markProcessed(trx: Executor, ids: number[], at: number): Promise<void> {
+  /**
+   * Marks signals processed unless another process already did; returns the ids this call claimed. On
+   * PostgreSQL a concurrent claimer waits for the row locks and then sees them processed.
+   */
+  async claimProcessed(trx: Executor, ids: number[], at: number): Promise<Set<number>> {
+    const claimed = new Set<number>();
     for (const part of chunks(ids)) {
-      await trx.updateTable('signals').set({ processed_at: at }).where('id', 'in', part).execute();
+      const rows = await trx
+        .updateTable('signals')
+        .set({ processed_at: at })
+        .where('id', 'in', part)
+        .where('processed_at', 'is', null)
+        .returning('id')
+        .execute();
+      for (const row of rows) claimed.add(row.id);
     }
+    return claimed;
   }
 
-  async idsByKey(trx: Executor, keys: string[]): Promise<Map<string, number>> {
-    const out = new Map<string, number>();
+  /** Ids and titles of the trends with the given keys. */
+  async trendsByKey(trx: Executor, keys: string[]): Promise<Map<string, { id: number; title: string }>> {
+    const out = new Map<string, { id: number; title: string }>();
     for (const part of chunks(keys)) {
-      const rows = await trx.selectFrom('trends').select(['id', 'key']).where('key', 'in', part).execute();
-      for (const row of rows) out.set(row.key, row.id);
+      const rows = await trx
+        .selectFrom('trends')
+        .select(['id', 'key', 'title'])
+        .where('key', 'in', part)
+        .execute();
+      for (const row of rows) out.set(row.key, { id: row.id, title: row.title });
     }
     return out;
   }
 
-  async insertTrend(trx: Executor, trend: Insertable<TrendsTable>): Promise<number> {
-    const row = await trx.insertInto('trends').values(trend).returning('id').executeTakeFirstOrThrow();
-    return row.id;
-  }
-
-  async touchTrend(
-    trx: Executor,
-    id: number,
-    mentions: number,
-    firstSeen: number,
-    lastSeen: number,
-  ): Promise<void> {
-    await trx
-      .updateTable('trends')
-      .set((eb) => ({
-        mentions: eb('mentions', '+', mentions),
-        first_seen_at: sql<number>`case when first_seen_at > ${firstSeen} then ${firstSeen} else first_seen_at end`,
-        last_seen_at: sql<number>`case when last_seen_at < ${lastSeen} then ${lastSeen} else last_seen_at end`,
-      }))
-      .where('id', '=', id)
-      .execute();
+  /**
+   * Adds mentions to trends, creating those that are new, in one statement per chunk: a new key gets the
+   * given title, type and category; an existing one keeps them and gains the mentions and seen times.
+   * Returns key → id.
+   */
+  async upsertTrends(trx: Executor, rows: Insertable<TrendsTable>[]): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    // 8 columns per row: 100 rows stay below SQLite's bound-parameter limit.
+    for (let i = 0; i < rows.length; i += 100) {
+      const inserted = await trx
+        .insertInto('trends')
+        .values(rows.slice(i, i + 100))
+        .onConflict((oc) =>
+          oc.column('key').doUpdateSet({
+            mentions: sql<number>`trends.mentions + excluded.mentions`,
+            first_seen_at: sql<number>`case when excluded.first_seen_at < trends.first_seen_at then excluded.first_seen_at else trends.first_seen_at end`,
+            last_seen_at: sql<number>`case when excluded.last_seen_at > trends.last_seen_at then excluded.last_seen_at else trends.last_seen_at end`,
+            dirty: sql<number>`trends.dirty + 1`,
+          }),
+        )
+        .returning(['id', 'key'])
+        .execute();
+      for (const row of inserted) out.set(row.key, row.id);
+    }
+    return out;
   }
 
   async addSurfaces(
@@ -192,5 +282,223 @@ export class TrendsStore {
       .groupBy('category')
       .execute();
     return new Map(rows.map((r) => [r.category, Number(r.n)]));
+  }
+
+  hourlyRowsFor(trx: Executor, trendIds: number[], fromHour: number, toHour: number) {
+    return trx
+      .selectFrom('trend_hourly')
+      .select(['trend_id', 'platform', 'hour', 'mentions', 'sentiment_sum', 'positive', 'negative'])
+      .where('trend_id', 'in', trendIds)
+      .where('hour', '>=', fromHour)
+      .where('hour', '<=', toHour)
+      .execute();
+  }
+
+  minuteRowsFor(trx: Executor, trendIds: number[], fromMinute: number, toMinute: number) {
+    return trx
+      .selectFrom('trend_minutely')
+      .select(['trend_id', 'minute', 'mentions'])
+      .where('trend_id', 'in', trendIds)
+      .where('minute', '>=', fromMinute)
+      .where('minute', '<=', toMinute)
+      .execute();
+  }
+
+  trendsByIds(trx: Executor, ids: number[]) {
+    return trx.selectFrom('trends').selectAll().where('id', 'in', ids).execute();
+  }
+
+  /** Trends whose snapshots are out of date, oldest id first, with their change counter. */
+  dirtyTrends(limit: number) {
+    return this.db
+      .selectFrom('trends')
+      .select(['id', 'dirty'])
+      .where('dirty', '>', 0)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+  }
+
+  /** Marks trends seen since `since` (ms) as out of date: time moved their windows. */
+  async markSeenSinceDirty(since: number): Promise<void> {
+    await this.db
+      .updateTable('trends')
+      .set((eb) => ({ dirty: eb('dirty', '+', 1) }))
+      .where('last_seen_at', '>=', since)
+      .execute();
+  }
+
+  /** Marks trends with mentions in the last hour as out of date: their velocity_1h slides every minute. */
+  async markRecentlyActiveDirty(): Promise<void> {
+    await this.db
+      .updateTable('trends')
+      .set((eb) => ({ dirty: eb('dirty', '+', 1) }))
+      .where('id', 'in', (eb) =>
+        eb
+          .selectFrom('trend_metrics')
+          .select('trend_id')
+          .where('period', '=', '24h')
+          .where('velocity_1h', '>', 0),
+      )
+      .execute();
+  }
+
+  /** Clears the change counter of trends whose counter is still what was read (no change since). */
+  async clearDirty(trx: Executor, read: { id: number; dirty: number }[]): Promise<void> {
+    const byValue = new Map<number, number[]>();
+    for (const { id, dirty } of read) {
+      const ids = byValue.get(dirty) ?? [];
+      ids.push(id);
+      byValue.set(dirty, ids);
+    }
+    for (const [value, ids] of byValue) {
+      for (const part of chunks(ids)) {
+        await trx
+          .updateTable('trends')
+          .set({ dirty: 0 })
+          .where('id', 'in', part)
+          .where('dirty', '=', value)
+          .execute();
+      }
+    }
+  }
+
+  /** The current snapshots of one period for the given trends (locked until commit on PostgreSQL). */
+  async snapshots(trx: Executor, trendIds: number[], period: string): Promise<Map<number, SnapshotRow>> {
+    const out = new Map<number, SnapshotRow>();
+    for (const part of chunks(trendIds)) {
+      const rows = await trx
+        .selectFrom('trend_metrics')
+        .selectAll()
+        .where('trend_id', 'in', part)
+        .where('period', '=', period)
+        .$if(this.dialect === 'postgres', (qb) => qb.forUpdate())
+        .execute();
+      for (const row of rows) out.set(row.trend_id, row);
+    }
+    return out;
+  }
+
+  async upsertSnapshots(trx: Executor, rows: SnapshotRow[]): Promise<void> {
+    // 17 columns per row: 50 rows stay far below SQLite's bound-parameter limit.
+    for (let i = 0; i < rows.length; i += 50) {
+      await trx
+        .insertInto('trend_metrics')
+        .values(rows.slice(i, i + 50))
+        .onConflict((oc) =>
+          oc.columns(['trend_id', 'period']).doUpdateSet((eb) => ({
+            volume: eb.ref('excluded.volume'),
+            previous_volume: eb.ref('excluded.previous_volume'),
+            absolute_change: eb.ref('excluded.absolute_change'),
+            growth: eb.ref('excluded.growth'),
+            average_velocity: eb.ref('excluded.average_velocity'),
+            trend_stability: eb.ref('excluded.trend_stability'),
+            overall_trend: eb.ref('excluded.overall_trend'),
+            velocity_score: eb.ref('excluded.velocity_score'),
+            velocity_1h: eb.ref('excluded.velocity_1h'),
+            lifecycle_stage: eb.ref('excluded.lifecycle_stage'),
+            sentiment: eb.ref('excluded.sentiment'),
+            sentiment_category: eb.ref('excluded.sentiment_category'),
+            platforms: eb.ref('excluded.platforms'),
+            meta_description: eb.ref('excluded.meta_description'),
+            computed_at: eb.ref('excluded.computed_at'),
+          })),
+        )
+        .execute();
+    }
+  }
+
+  private listBase(query: ListFilter & { period: string }) {
+    return this.db
+      .selectFrom('trend_metrics as m')
+      .innerJoin('trends as t', 't.id', 'm.trend_id')
+      .where('m.period', '=', query.period)
+      .where('m.volume', '>', 0)
+      .where(trendFilter(query));
+  }
+
+  /** One page of snapshots of a period, with the trends they belong to, and the total. */
+  async listSnapshots(query: ListQuery) {
+    const base = this.listBase(query);
+    const direction = query.order;
+    let page = base.selectAll('m').select(['t.title', 't.type', 't.category', 't.last_seen_at']);
+    switch (query.sortBy) {
+      case 'volume':
+        page = page.orderBy('m.volume', direction);
+        break;
+      case 'velocity':
+        page = page.orderBy('m.velocity_score', direction).orderBy('m.velocity_1h', direction);
+        break;
+      case 'growth':
+        // Null growth (nothing in the previous period) sorts last either way.
+        page = page.orderBy(sql`case when m.growth is null then 1 else 0 end`).orderBy('m.growth', direction);
+        break;
+      case 'timestamp':
+        page = page.orderBy('t.last_seen_at', direction);
+        break;
+      case 'name':
+        page = page.orderBy(sql`lower(t.title)`, direction);
+        break;
+    }
+    const [rows, count] = await Promise.all([
+      page.orderBy('m.trend_id', 'asc').limit(query.limit).offset(query.offset).execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.n) };
+  }
+
+  /**
+   * Trends with mentions between two hours (inclusive), with their volume there and in the equal span
+   * before, filtered like a list.
+   */
+  async volumesBetween(filter: ListFilter, fromHour: number, toHour: number) {
+    const span = toHour - fromHour + 1;
+    const rows = await this.db
+      .selectFrom('trend_hourly as h')
+      .innerJoin('trends as t', 't.id', 'h.trend_id')
+      .select([
+        'h.trend_id',
+        sql<number>`sum(case when h.hour >= ${fromHour} then h.mentions else 0 end)`.as('volume'),
+        sql<number>`sum(case when h.hour < ${fromHour} then h.mentions else 0 end)`.as('previous_volume'),
+      ])
+      .where('h.hour', '>=', fromHour - span)
+      .where('h.hour', '<=', toHour)
+      .where(trendFilter(filter))
+      .groupBy('h.trend_id')
+      .execute();
+    return rows
+      .map((r) => ({
+        trend_id: r.trend_id,
+        volume: Number(r.volume),
+        previous_volume: Number(r.previous_volume),
+      }))
+      .filter((r) => r.volume > 0);
+  }
+
+  /** Trends whose key starts with `prefix`, largest 24-hour volume first. */
+  autocomplete(prefix: string, limit: number) {
+    const pattern = `${likeEscape(prefix)}%`;
+    return (
+      this.db
+        .selectFrom('trends as t')
+        .leftJoin('trend_metrics as m', (join) =>
+          join.onRef('m.trend_id', '=', 't.id').on('m.period', '=', '24h'),
+        )
+        .select(['t.id', 't.key', 't.title', 't.category', 't.mentions', 'm.volume'])
+        .$if(this.dialect === 'postgres', (qb) => qb.where(sql<boolean>`t.key like ${pattern} escape '\\'`))
+        // SQLite uses the key's unique index for a range, not for LIKE (which is case-insensitive there).
+        .$if(this.dialect === 'sqlite', (qb) =>
+          qb.where('t.key', '>=', prefix).where('t.key', '<', `${prefix}\u{10ffff}`),
+        )
+        .orderBy(sql`coalesce(m.volume, 0)`, 'desc')
+        .orderBy('t.mentions', 'desc')
+        .orderBy('t.id')
+        .limit(limit)
+        .execute()
+    );
+  }
+
+  async pruneHourlyBefore(hour: number): Promise<void> {
+    await this.db.deleteFrom('trend_hourly').where('hour', '<', hour).execute();
   }
 }

@@ -112,6 +112,57 @@ export interface TrendsTable {
   first_seen_at: number;
   last_seen_at: number;
   mentions: Generated<number>;
+  /** 1 when the metric snapshots are out of date. */
+  dirty: Generated<number>;
+}
+
+export interface TrendMetricsTable {
+  trend_id: number;
+  period: string;
+  volume: number;
+  previous_volume: number;
+  absolute_change: number;
+  growth: number | null;
+  average_velocity: number;
+  trend_stability: number;
+  overall_trend: string;
+  velocity_score: number;
+  velocity_1h: number;
+  lifecycle_stage: string;
+  sentiment: string | null;
+  sentiment_category: string;
+  /** JSON object: mentions by platform. */
+  platforms: string;
+  meta_description: string;
+  computed_at: number;
+}
+
+export interface TopicInterestsTable {
+  id: Generated<number>;
+  user_id: number;
+  keyword: string;
+  /** The keyword normalised as trend keys are. */
+  key: string;
+  alert_condition_type: string;
+  volume_threshold_value: number | null;
+  percentage_growth_value: number | null;
+  status: string;
+  created_at: number;
+}
+
+export interface SourceStateTable {
+  id: string;
+  cursor: string | null;
+  status: string;
+  last_attempt_at: number | null;
+  last_success_at: number | null;
+  last_error: string | null;
+  observation_count: Generated<number>;
+  fetch_duration_ms: number | null;
+  consecutive_failures: Generated<number>;
+  next_attempt_at: Generated<number>;
+  leased_by: string | null;
+  leased_until: number | null;
 }
 
 export interface TrendSurfacesTable {
@@ -141,6 +192,9 @@ export interface Database {
   trend_surfaces: TrendSurfacesTable;
   trend_hourly: TrendHourlyTable;
   trend_minutely: TrendMinutelyTable;
+  trend_metrics: TrendMetricsTable;
+  topic_interests: TopicInterestsTable;
+  source_state: SourceStateTable;
   signals: SignalsTable;
   users: UsersTable;
   api_keys: ApiKeysTable;

@@ -1,0 +1,56 @@
+// SQL for topic interests.
+import type { Insertable, Selectable } from 'kysely';
+import type { DB } from '../../../platform/db/index.ts';
+import type { TopicInterestsTable } from '../../../platform/db/schema.ts';
+
+export type InterestRow = Selectable<TopicInterestsTable>;
+
+export class InterestsStore {
+  constructor(private readonly db: DB) {}
+
+  list(userId: number): Promise<InterestRow[]> {
+    return this.db
+      .selectFrom('topic_interests')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .orderBy('id')
+      .execute();
+  }
+
+  find(userId: number, id: number): Promise<InterestRow | undefined> {
+    return this.db
+      .selectFrom('topic_interests')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
+  async count(userId: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('topic_interests')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** Inserts unless the user already follows the key; undefined when they do. */
+  async insert(row: Insertable<TopicInterestsTable>): Promise<InterestRow | undefined> {
+    return this.db
+      .insertInto('topic_interests')
+      .values(row)
+      .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing())
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  async delete(userId: number, id: number): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom('topic_interests')
+      .where('user_id', '=', userId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+}

@@ -1,0 +1,277 @@
+// Runs the configured sources: polls each on its interval (streams stay connected), stores what they return
+// through the same validation and dedup as POST /api/signals, keeps each cursor and its health in
+// source_state, and backs off a failing source without touching the others. With several instances on one
+// database, a lease gives each source to one instance at a time.
+import type { Clock } from '../../../platform/clock.ts';
+import { isoString } from '../../../platform/clock.ts';
+import type { SignalsService } from '../service.ts';
+import type { SourceStateRow, SourceStateStore } from './store.ts';
+import type { PollingSource, Source, SourceSignal, StreamingSource } from './types.ts';
+
+const MAX_BACKOFF_MS = 3_600_000;
+const STREAM_RECONNECT_MS = 1000;
+const MIN_LEASE_MS = 60_000;
+const MAX_REJECTIONS_LOGGED = 3;
+
+export type SourceHealth = 'pending' | 'healthy' | 'degraded';
+
+export interface SourceView {
+  id: string;
+  name: string;
+  attribution: string;
+  licence_url: string | null;
+  coverage: string;
+  status: SourceHealth;
+  last_attempt_at: string | null;
+  last_success_at: string | null;
+  observation_count: number;
+  fetch_duration_ms: number | null;
+  last_error: string | null;
+}
+
+export interface RunnerLog {
+  warn(details: object, message: string): void;
+  info?(details: object, message: string): void;
+}
+
+export interface SourceRunnerOptions {
+  sources: Source[];
+  store: SourceStateStore;
+  signals: SignalsService;
+  clock: Clock;
+  workerId: string;
+  fetch?: typeof fetch;
+  log?: RunnerLog;
+  random?: () => number;
+}
+
+/** Delay before the next attempt after `failures` failures in a row: interval · 2^failures, ≤ 1 h, jittered. */
+export function retryDelayMs(
+  intervalMs: number,
+  failures: number,
+  random: () => number = Math.random,
+): number {
+  const base = Math.min(intervalMs * 2 ** Math.min(failures, 20), MAX_BACKOFF_MS);
+  return Math.round(base * (0.75 + 0.5 * random()));
+}
+
+/** A source signal as a `POST /api/signals` item (null fields left out, time as ISO). */
+export function toIngestItem(signal: SourceSignal): Record<string, unknown> {
+  const item: Record<string, unknown> = {
+    source: signal.source,
+    external_id: signal.external_id,
+    text: signal.text,
+    observed_at: isoString(signal.observed_at),
+  };
+  for (const field of ['title', 'url', 'author', 'lang', 'location', 'keywords', 'engagement'] as const) {
+    const value = signal[field];
+    if (value !== null && value !== undefined) item[field] = value;
+  }
+  return item;
+}
+
+export class SourceRunner {
+  private readonly controller = new AbortController();
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly running = new Set<Promise<unknown>>();
+  private readonly fetch: typeof fetch;
+  private readonly random: () => number;
+  private started = false;
+
+  constructor(private readonly options: SourceRunnerOptions) {
+    this.fetch = options.fetch ?? globalThis.fetch;
+    this.random = options.random ?? Math.random;
+  }
+
+  get sources(): readonly Source[] {
+    return this.options.sources;
+  }
+
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    for (const source of this.options.sources) {
+      await this.options.store.ensure(source.id);
+      if (source.kind === 'poll') this.schedule(source, 0);
+      else this.track(this.keepStreaming(source));
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.controller.abort();
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+    await Promise.allSettled([...this.running]);
+    for (const source of this.options.sources) {
+      await this.options.store.release(source.id, this.options.workerId).catch(() => undefined);
+    }
+  }
+
+  /** Configured sources with their health, in configuration order. */
+  async list(): Promise<SourceView[]> {
+    const rows = new Map((await this.options.store.all()).map((r) => [r.id, r]));
+    return this.options.sources.map((source) => view(source, rows.get(source.id)));
+  }
+
+  /**
+   * One poll now, whatever the schedule (tests, CLI): stores what it returns and records health. Returns
+   * false when another instance holds the source's lease.
+   */
+  async pollOnce(source: PollingSource): Promise<boolean> {
+    const { store, clock, workerId } = this.options;
+    await store.ensure(source.id);
+    const now = clock.now();
+    if (!(await store.lease(source.id, workerId, now, now + Math.max(3 * source.intervalMs, MIN_LEASE_MS)))) {
+      return false;
+    }
+    const state = await store.get(source.id);
+    const started = performance.now();
+    try {
+      const result = await source.poll({
+        cursor: state?.cursor ?? null,
+        now,
+        signal: this.controller.signal,
+        fetch: this.fetch,
+      });
+      const stored = await this.store(source, result.signals);
+      await store.recordSuccess(source.id, {
+        attemptAt: now,
+        durationMs: Math.round(performance.now() - started),
+        cursor: result.cursor,
+        stored,
+        nextAttemptAt: clock.now() + source.intervalMs,
+      });
+    } catch (error) {
+      if (this.controller.signal.aborted) return true;
+      await this.recordFailure(source, now, started, error);
+    }
+    return true;
+  }
+
+  private schedule(source: PollingSource, delayMs: number): void {
+    if (this.controller.signal.aborted) return;
+    const timer = setTimeout(() => {
+      this.timers.delete(source.id);
+      this.track(
+        (async () => {
+          await this.pollOnce(source).catch((error) =>
+            this.options.log?.warn({ err: error, source: source.id }, 'source poll failed'),
+          );
+          const state = await this.options.store.get(source.id).catch(() => undefined);
+          const next = state ? state.next_attempt_at - this.options.clock.now() : source.intervalMs;
+          this.schedule(source, Math.max(source.intervalMs / 10, Math.min(next, MAX_BACKOFF_MS)));
+        })(),
+      );
+    }, delayMs);
+    timer.unref();
+    this.timers.set(source.id, timer);
+  }
+
+  private async keepStreaming(source: StreamingSource): Promise<void> {
+    const { store, clock, workerId } = this.options;
+    const signal = this.controller.signal;
+    while (!signal.aborted) {
+      const now = clock.now();
+      let delay = STREAM_RECONNECT_MS;
+      if (await store.lease(source.id, workerId, now, now + MIN_LEASE_MS)) {
+        const state = await store.get(source.id);
+        const started = performance.now();
+        try {
+          await source.run({
+            cursor: state?.cursor ?? null,
+            now,
+            signal,
+            fetch: this.fetch,
+            emit: async (signals, cursor) => {
+              const at = clock.now();
+              const stored = await this.store(source, signals);
+              await store.lease(source.id, workerId, at, at + MIN_LEASE_MS);
+              await store.recordSuccess(source.id, {
+                attemptAt: at,
+                durationMs: 0,
+                cursor,
+                stored,
+                nextAttemptAt: at,
+              });
+            },
+          });
+        } catch (error) {
+          if (signal.aborted) break;
+          const failures = await this.recordFailure(source, now, started, error);
+          delay = retryDelayMs(STREAM_RECONNECT_MS, failures, this.random);
+        }
+      } else {
+        delay = MIN_LEASE_MS / 2;
+      }
+      await sleep(delay, signal);
+    }
+  }
+
+  private async store(source: Source, signals: SourceSignal[]): Promise<number> {
+    if (signals.length === 0) return 0;
+    let stored = 0;
+    for (let i = 0; i < signals.length; i += 1000) {
+      const result = await this.options.signals.ingest(signals.slice(i, i + 1000).map(toIngestItem));
+      stored += result.accepted;
+      if (result.rejected.length > 0) {
+        this.options.log?.warn(
+          {
+            source: source.id,
+            rejected: result.rejected.length,
+            examples: result.rejected.slice(0, MAX_REJECTIONS_LOGGED),
+          },
+          'source produced invalid signals',
+        );
+      }
+    }
+    return stored;
+  }
+
+  private async recordFailure(source: Source, attemptAt: number, started: number, error: unknown) {
+    const message = error instanceof Error ? error.message : String(error);
+    const interval = source.kind === 'poll' ? source.intervalMs : STREAM_RECONNECT_MS;
+    this.options.log?.warn({ source: source.id, error: message }, 'source failed');
+    return this.options.store.recordFailure(source.id, {
+      attemptAt,
+      durationMs: Math.round(performance.now() - started),
+      error: message,
+      nextAttemptAt: (failures) => this.options.clock.now() + retryDelayMs(interval, failures, this.random),
+    });
+  }
+
+  private track(work: Promise<unknown>): void {
+    const tracked = work.catch((error) => this.options.log?.warn({ err: error }, 'source runner error'));
+    this.running.add(tracked);
+    void tracked.finally(() => this.running.delete(tracked));
+  }
+}
+
+function view(source: Source, row: SourceStateRow | undefined): SourceView {
+  return {
+    id: source.id,
+    name: source.name,
+    attribution: source.attribution,
+    licence_url: source.licence_url,
+    coverage: source.coverage,
+    status: (row?.status ?? 'pending') as SourceHealth,
+    last_attempt_at: isoString(row?.last_attempt_at ?? null),
+    last_success_at: isoString(row?.last_success_at ?? null),
+    observation_count: row?.observation_count ?? 0,
+    fetch_duration_ms: row?.fetch_duration_ms ?? null,
+    last_error: row?.last_error ?? null,
+  };
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    timer.unref();
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

@@ -1,0 +1,109 @@
+// SQL for source_state: one row per configured source (cursor, health, lease).
+import type { Selectable } from 'kysely';
+import type { DB } from '../../../platform/db/index.ts';
+import type { SourceStateTable } from '../../../platform/db/schema.ts';
+
+export type SourceStateRow = Selectable<SourceStateTable>;
+
+const MAX_ERROR_CHARS = 500;
+
+export class SourceStateStore {
+  constructor(private readonly db: DB) {}
+
+  async ensure(id: string): Promise<void> {
+    await this.db
+      .insertInto('source_state')
+      .values({
+        id,
+        cursor: null,
+        status: 'pending',
+        last_attempt_at: null,
+        last_success_at: null,
+        last_error: null,
+        fetch_duration_ms: null,
+        leased_by: null,
+        leased_until: null,
+      })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute();
+  }
+
+  get(id: string): Promise<SourceStateRow | undefined> {
+    return this.db.selectFrom('source_state').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  all(): Promise<SourceStateRow[]> {
+    return this.db.selectFrom('source_state').selectAll().execute();
+  }
+
+  /** Takes (or renews) the source for `worker` until `until`; false when another worker holds it. */
+  async lease(id: string, worker: string, now: number, until: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('source_state')
+      .set({ leased_by: worker, leased_until: until })
+      .where('id', '=', id)
+      .where((eb) =>
+        eb.or([eb('leased_until', 'is', null), eb('leased_until', '<', now), eb('leased_by', '=', worker)]),
+      )
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async release(id: string, worker: string): Promise<void> {
+    await this.db
+      .updateTable('source_state')
+      .set({ leased_by: null, leased_until: null })
+      .where('id', '=', id)
+      .where('leased_by', '=', worker)
+      .execute();
+  }
+
+  async recordSuccess(
+    id: string,
+    at: {
+      attemptAt: number;
+      durationMs: number;
+      cursor: string | null;
+      stored: number;
+      nextAttemptAt: number;
+    },
+  ): Promise<void> {
+    await this.db
+      .updateTable('source_state')
+      .set((eb) => ({
+        status: 'healthy',
+        cursor: at.cursor,
+        last_attempt_at: at.attemptAt,
+        last_success_at: at.attemptAt + at.durationMs,
+        last_error: null,
+        fetch_duration_ms: at.durationMs,
+        observation_count: eb('observation_count', '+', at.stored),
+        consecutive_failures: 0,
+        next_attempt_at: at.nextAttemptAt,
+      }))
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** Returns the number of failures in a row, this one included. */
+  async recordFailure(
+    id: string,
+    at: { attemptAt: number; durationMs: number; error: string; nextAttemptAt: (failures: number) => number },
+  ): Promise<number> {
+    const row = await this.get(id);
+    const failures = (row?.consecutive_failures ?? 0) + 1;
+    await this.db
+      .updateTable('source_state')
+      .set({
+        status: 'degraded',
+        last_attempt_at: at.attemptAt,
+        last_error: at.error.slice(0, MAX_ERROR_CHARS),
+        fetch_duration_ms: at.durationMs,
+        consecutive_failures: failures,
+        next_attempt_at: at.nextAttemptAt(failures),
+      })
+      .where('id', '=', id)
+      .execute();
+    return failures;
+  }
+}

@@ -1,0 +1,12 @@
+// Worker-thread entry for the NLP pool: loads the TypeScript analysis module through tsx (whatever started
+// the main process) and warms the language model before the first task.
+import { register } from 'tsx/esm/api';
+
+register();
+const { analyseBatch } = await import('./analysis.ts');
+const { warmUp } = await import('./extraction.ts');
+warmUp();
+
+export default function analyse(signals) {
+  return analyseBatch(signals);
+}

@@ -1,0 +1,165 @@
+// Keeps the metric snapshots (trend_metrics, one row per trend and period) current and records domain
+// events when a trend's velocity crosses a level or its lifecycle stage changes, in the same transaction as
+// the snapshot write. Trends are recomputed when ingestion touched them, every minute while they had
+// mentions in the last hour (velocity_1h slides), and every hour while seen in the last 61 days (hour
+// windows move). Each run handles a bounded batch; the engine calls it every second.
+import type { Clock } from '../../platform/clock.ts';
+import type { DomainEvent, DomainEvents } from '../../platform/events.ts';
+import { HOUR_MS, PERIOD_HOURS, type PeriodName } from './metrics.ts';
+import { periodWindow, type TrendItemView, type TrendsService } from './service.ts';
+import type { SnapshotRow, TrendsStore } from './store.ts';
+
+const MINUTE_MS = 60_000;
+export const SNAPSHOT_PERIODS = Object.keys(PERIOD_HOURS) as PeriodName[];
+/** Events describe the default period's snapshot. */
+export const EVENT_PERIOD: PeriodName = '24h';
+/** velocity_score levels whose upward crossing is an event (subscriptions may add their own thresholds). */
+export const VELOCITY_LEVELS = [25, 50, 75, 90];
+/** Below this many mentions in 24 h a trend raises no events: one-off phrases are not news. */
+export const MIN_EVENT_VOLUME = 5;
+// Trends are stale after the longest window (30 d) plus the previous one it is compared with.
+const STALE_AFTER_MS = 2 * PERIOD_HOURS['30d'] * HOUR_MS + HOUR_MS;
+
+export const TREND_VELOCITY_EVENT = 'trend.velocity.crossed';
+export const TREND_LIFECYCLE_EVENT = 'trend.lifecycle.changed';
+
+export interface RecomputeOptions {
+  /** Extra velocity thresholds to watch (e.g. those of webhook subscriptions). */
+  thresholds?: () => Promise<number[]> | number[];
+  batchSize?: number;
+}
+
+/** The events a snapshot change raises (pure, exported for tests). */
+export function eventsFor(
+  previous: Pick<SnapshotRow, 'velocity_score' | 'lifecycle_stage'> | undefined,
+  next: TrendItemView,
+  levels: readonly number[],
+  now: number,
+): DomainEvent[] {
+  if (next.volume < MIN_EVENT_VOLUME) return [];
+  const events: DomainEvent[] = [];
+  const from = previous?.velocity_score ?? 0;
+  const base = {
+    trend_id: next.id,
+    trend_name: next.title,
+    category: next.category,
+    velocity: next.velocity_score,
+    volume: next.volume,
+  };
+  const crossed = levels.filter((level) => from < level && next.velocity_score >= level);
+  if (crossed.length > 0) {
+    const level = Math.max(...crossed);
+    events.push({
+      id: `${TREND_VELOCITY_EVENT}:${next.id}:${level}:${now}`,
+      type: TREND_VELOCITY_EVENT,
+      occurred_at: now,
+      data: { ...base, from_velocity: from, levels: crossed },
+    });
+  }
+  const fromStage = previous?.lifecycle_stage ?? null;
+  if (fromStage !== next.lifecycle_stage && !(fromStage === null && next.lifecycle_stage === 'stable')) {
+    events.push({
+      id: `${TREND_LIFECYCLE_EVENT}:${next.id}:${next.lifecycle_stage}:${now}`,
+      type: TREND_LIFECYCLE_EVENT,
+      occurred_at: now,
+      data: { ...base, from_stage: fromStage, to_stage: next.lifecycle_stage },
+    });
+  }
+  return events;
+}
+
+export function snapshotRow(view: TrendItemView, period: PeriodName, now: number): SnapshotRow {
+  return {
+    trend_id: view.id,
+    period,
+    volume: view.volume,
+    previous_volume: view.previous_volume,
+    absolute_change: view.absolute_change,
+    growth: view.growth,
+    average_velocity: view.average_velocity,
+    trend_stability: view.trend_stability,
+    overall_trend: view.overall_trend,
+    velocity_score: view.velocity_score,
+    velocity_1h: view.velocity_1h,
+    lifecycle_stage: view.lifecycle_stage,
+    sentiment: view.sentiment,
+    sentiment_category: view.sentiment_category,
+    platforms: JSON.stringify(view.platforms),
+    meta_description: view.meta_description,
+    computed_at: now,
+  };
+}
+
+export class MetricsRecomputer {
+  private lastMinute = -1;
+  private lastHour = -1;
+  private readonly batchSize: number;
+
+  constructor(
+    private readonly store: TrendsStore,
+    private readonly trends: TrendsService,
+    private readonly events: DomainEvents,
+    private readonly clock: Clock,
+    private readonly options: RecomputeOptions = {},
+  ) {
+    this.batchSize = options.batchSize ?? 500;
+  }
+
+  /** Marks trends whose windows moved since the last call. */
+  async markTimeDirty(): Promise<void> {
+    const now = this.clock.now();
+    const hour = Math.floor(now / HOUR_MS);
+    const minute = Math.floor(now / MINUTE_MS);
+    if (hour !== this.lastHour) {
+      await this.store.markSeenSinceDirty(now - STALE_AFTER_MS);
+      this.lastHour = hour;
+      this.lastMinute = minute;
+    } else if (minute !== this.lastMinute) {
+      await this.store.markRecentlyActiveDirty();
+      this.lastMinute = minute;
+    }
+  }
+
+  /** Recomputes up to `maxTrends` out-of-date trends; returns how many it recomputed. */
+  async run(maxTrends = 5000): Promise<{ trends: number; events: number }> {
+    await this.markTimeDirty();
+    const done = { trends: 0, events: 0 };
+    while (done.trends < maxTrends) {
+      const batch = await this.recomputeBatch();
+      done.trends += batch.trends;
+      done.events += batch.events;
+      if (batch.trends < this.batchSize) break;
+    }
+    return done;
+  }
+
+  private async recomputeBatch(): Promise<{ trends: number; events: number }> {
+    const dirty = await this.store.dirtyTrends(this.batchSize);
+    if (dirty.length === 0) return { trends: 0, events: 0 };
+    const now = this.clock.now();
+    const ids = dirty.map((d) => d.id);
+    const rows = await this.store.trendsByIds(this.store.db, ids);
+    const windows = SNAPSHOT_PERIODS.map((p) => periodWindow(p, now));
+    const views = await this.trends.compute(rows, windows, now);
+    const extra = (await this.options.thresholds?.()) ?? [];
+    const levels = [...new Set([...VELOCITY_LEVELS, ...extra])].sort((a, b) => a - b);
+    let recorded = 0;
+    await this.store.transaction(async (trx) => {
+      const previous = await this.store.snapshots(trx, ids, EVENT_PERIOD);
+      const snapshots: SnapshotRow[] = [];
+      const events: DomainEvent[] = [];
+      for (const [id, list] of views) {
+        list.forEach((view, i) => {
+          snapshots.push(snapshotRow(view, SNAPSHOT_PERIODS[i]!, now));
+          if (SNAPSHOT_PERIODS[i] === EVENT_PERIOD)
+            events.push(...eventsFor(previous.get(id), view, levels, now));
+        });
+      }
+      await this.store.upsertSnapshots(trx, snapshots);
+      for (const event of events) await this.events.record(trx, event);
+      await this.store.clearDirty(trx, dirty);
+      recorded = events.length;
+    });
+    return { trends: dirty.length, events: recorded };
+  }
+}

@@ -1,0 +1,145 @@
+import assert from 'node:assert/strict';
+import { afterEach, describe, test } from 'node:test';
+import { TrendProcessor } from '../../../src/modules/trends/processor.ts';
+import { eventsFor, MIN_EVENT_VOLUME } from '../../../src/modules/trends/recompute.ts';
+import type { TrendItemView } from '../../../src/modules/trends/service.ts';
+import { TrendsStore } from '../../../src/modules/trends/store.ts';
+import { ManualClock } from '../../../src/platform/clock.ts';
+import { buildTestApp, type TestContext } from '../../helpers/app.ts';
+
+const DAY = 86_400_000;
+const NOW = Date.parse('2026-11-21T12:00:00Z');
+
+function view(overrides: Partial<TrendItemView>): TrendItemView {
+  return {
+    id: 7,
+    title: 'Aurora',
+    timestamp: new Date(NOW).toISOString(),
+    category: 'Science/Space',
+    type: 'keyword',
+    meta_description: '',
+    volume: 50,
+    previous_volume: 10,
+    absolute_change: 40,
+    growth: 400,
+    average_velocity: 2.08,
+    trend_stability: 1,
+    overall_trend: 'growing',
+    velocity_score: 60,
+    velocity_1h: 20,
+    lifecycle_stage: 'rising',
+    sentiment: '0.10',
+    sentiment_category: 'positive',
+    platforms: { x: 50 },
+    ...overrides,
+  };
+}
+
+describe('domain events from snapshot changes', () => {
+  test('an upward crossing names every level crossed; staying above raises nothing', () => {
+    const [event] = eventsFor({ velocity_score: 20, lifecycle_stage: 'rising' }, view({}), [25, 50, 75], NOW);
+    assert.equal(event!.type, 'trend.velocity.crossed');
+    assert.deepEqual(event!.data.levels, [25, 50]);
+    assert.equal(event!.data.from_velocity, 20);
+    assert.equal(event!.id, `trend.velocity.crossed:7:50:${NOW}`);
+    assert.deepEqual(
+      eventsFor({ velocity_score: 55, lifecycle_stage: 'rising' }, view({}), [25, 50], NOW),
+      [],
+    );
+    assert.deepEqual(
+      eventsFor({ velocity_score: 70, lifecycle_stage: 'rising' }, view({ velocity_score: 40 }), [50], NOW),
+      [],
+      'downward moves are not crossings',
+    );
+  });
+
+  test('a stage change is an event; a first snapshot counts unless it is stable', () => {
+    const changed = eventsFor(
+      { velocity_score: 60, lifecycle_stage: 'rising' },
+      view({ lifecycle_stage: 'peaking' }),
+      [],
+      NOW,
+    );
+    assert.deepEqual(
+      changed.map((e) => [e.type, e.data.from_stage, e.data.to_stage]),
+      [['trend.lifecycle.changed', 'rising', 'peaking']],
+    );
+    assert.equal(
+      eventsFor(undefined, view({ lifecycle_stage: 'stable', velocity_score: 0 }), [25], NOW).length,
+      0,
+    );
+    assert.equal(
+      eventsFor(undefined, view({ lifecycle_stage: 'emerging', velocity_score: 0 }), [25], NOW).length,
+      1,
+    );
+  });
+
+  test(`trends under ${MIN_EVENT_VOLUME} mentions raise no events`, () => {
+    assert.deepEqual(eventsFor(undefined, view({ volume: MIN_EVENT_VOLUME - 1 }), [25], NOW), []);
+  });
+});
+
+describe('trend engine', () => {
+  let ctx: TestContext | undefined;
+  afterEach(async () => ctx?.close());
+
+  const ingest = async (items: { id: string; at: number }[]) => {
+    const result = await ctx!.app.services.signals.ingest(
+      items.map(({ id, at }) => ({
+        source: 'x',
+        external_id: id,
+        text: 'Aurora tonight',
+        keywords: ['aurora'],
+        observed_at: new Date(at).toISOString(),
+      })),
+    );
+    assert.equal(result.accepted, items.length);
+  };
+
+  test('retention deletes counted signals past SIGNAL_RETENTION_DAYS and buckets past BUCKET_RETENTION_DAYS', async () => {
+    const clock = new ManualClock(NOW);
+    ctx = await buildTestApp({ clock, env: { SIGNAL_RETENTION_DAYS: '14', BUCKET_RETENTION_DAYS: '30' } });
+    await ingest([
+      { id: 'old', at: NOW - 40 * DAY },
+      { id: 'middle', at: NOW - 20 * DAY },
+      { id: 'new', at: NOW - DAY },
+    ]);
+    await ctx.app.services.engine.tick();
+    const db = ctx.app.services.db;
+    const signals = await db.selectFrom('signals').select('external_id').orderBy('external_id').execute();
+    assert.deepEqual(
+      signals.map((s) => s.external_id),
+      ['new'],
+    );
+    const buckets = await db.selectFrom('trend_hourly').select('hour').orderBy('hour').execute();
+    assert.deepEqual(
+      buckets.map((b) => b.hour),
+      [Math.floor((NOW - 20 * DAY) / 3_600_000), Math.floor((NOW - DAY) / 3_600_000)],
+      'the 40-day-old bucket is gone, the 20-day-old one kept',
+    );
+  });
+
+  test('two processors draining at once count each signal once', async () => {
+    const clock = new ManualClock(NOW);
+    ctx = await buildTestApp({ clock });
+    await ingest(Array.from({ length: 300 }, (_, i) => ({ id: `s${i}`, at: NOW - 60_000 })));
+    const store = new TrendsStore(ctx.app.services.db, ctx.app.services.dialect);
+    const a = new TrendProcessor(store, clock);
+    const b = new TrendProcessor(store, clock);
+    // All four read the same pending rows; each signal is claimed by one of them.
+    await Promise.all([a.processBatch(200), b.processBatch(200), a.processBatch(200), b.processBatch(200)]);
+    // What none of them claimed is still pending, not lost.
+    await Promise.all([a.drain(200), b.drain(200)]);
+    const trend = await ctx.app.services.db
+      .selectFrom('trends')
+      .select('mentions')
+      .where('key', '=', 'aurora')
+      .executeTakeFirstOrThrow();
+    assert.equal(trend.mentions, 300);
+    const hourly = await ctx.app.services.db.selectFrom('trend_hourly').select('mentions').execute();
+    assert.equal(
+      hourly.reduce((s, r) => s + r.mentions, 0),
+      300 * (await ctx.app.services.db.selectFrom('trends').select('id').execute()).length,
+    );
+  });
+});
