@@ -198,7 +198,11 @@ async function routeScenario(
     progress('starting bare Fastify (baseline)…');
     const baseline = await startTarget(
       'baseline',
-      { kind: 'static-json', path: ROUTE, payload: JSON.parse(body) as unknown },
+      {
+        kind: 'static-json',
+        path: new URL(ROUTE, 'http://localhost').pathname,
+        payload: JSON.parse(body) as unknown,
+      },
       { nodeArgs: profileArgs('baseline') },
     );
     targets.push(baseline);

@@ -147,6 +147,8 @@ export class TrendProcessor {
 
   private accumulate(pending: PendingSignal[], analyses: SignalAnalysis[]): Map<string, Accumulated> {
     const byKey = new Map<string, Accumulated>();
+    // Minute buckets older than the kept window would only be pruned again (backfills, old imports).
+    const firstKeptMinute = Math.floor(this.clock.now() / MINUTE_MS) - MINUTES_KEPT;
     for (const [i, signal] of pending.entries()) {
       const { candidates, score } = analyses[i]!;
       if (candidates.length === 0) continue;
@@ -191,7 +193,7 @@ export class TrendProcessor {
         bucket.sentiment_sum += score;
         if (score >= METRIC_CONSTANTS.sentimentPositive) bucket.positive++;
         if (score <= METRIC_CONSTANTS.sentimentNegative) bucket.negative++;
-        acc.minutes.set(minute, (acc.minutes.get(minute) ?? 0) + 1);
+        if (minute >= firstKeptMinute) acc.minutes.set(minute, (acc.minutes.get(minute) ?? 0) + 1);
       }
     }
     return byKey;

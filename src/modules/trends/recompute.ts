@@ -160,6 +160,7 @@ export class MetricsRecomputer {
       await this.store.clearDirty(trx, dirty);
       recorded = events.length;
     });
+    this.trends.snapshotsChanged();
     return { trends: dirty.length, events: recorded };
   }
 }

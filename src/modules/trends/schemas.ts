@@ -97,7 +97,7 @@ export const TrendListQuery = StrictObject({
       default: 'volume',
       description:
         '`volume` (mentions in the period), `velocity` (velocity_score), `growth` (trends with no previous ' +
-        'mentions last), `timestamp` (last observed), `name`. Ties: id ascending.',
+        'mentions last), `timestamp` (last observed), `name`. Ties are broken by id in the same direction.',
     }),
   ),
   order: Type.Optional(Type.Enum(['desc', 'asc'], { default: 'desc' })),

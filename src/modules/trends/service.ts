@@ -199,15 +199,47 @@ function compareBy(sortBy: ListSort, order: 'asc' | 'desc') {
         break;
       }
     }
-    return c || a.id - b.id;
+    return c || sign * (a.id - b.id);
   };
 }
 
+/** Pages of snapshot lists kept in memory; they are dropped whenever snapshots change, and after 1 s. */
+const LIST_CACHE_SIZE = 256;
+const LIST_CACHE_MS = 1000;
+
+type SnapshotPage = { rows: TrendItemView[]; total: number };
+
 export class TrendsService {
+  // Snapshots change at most once per recompute pass (every second), while the list is the hottest read:
+  // a page is served from memory until the next pass (or 1 s, for snapshots written by another instance).
+  private readonly pages = new Map<string, { at: number; version: number; page: SnapshotPage }>();
+  private version = 0;
+
   constructor(
     private readonly store: TrendsStore,
     private readonly clock: Clock,
   ) {}
+
+  /** Called when snapshots were rewritten: cached list pages are out of date. */
+  snapshotsChanged(): void {
+    this.version++;
+    this.pages.clear();
+  }
+
+  private async snapshotPage(query: Parameters<TrendsStore['listSnapshots']>[0]): Promise<SnapshotPage> {
+    const key = JSON.stringify(query);
+    const now = this.clock.now();
+    const hit = this.pages.get(key);
+    if (hit && hit.version === this.version && now - hit.at < LIST_CACHE_MS && now >= hit.at) return hit.page;
+    const version = this.version;
+    const { rows, total } = await this.store.listSnapshots(query);
+    const page = { rows: rows.map(fromSnapshot), total };
+    if (version === this.version) {
+      if (this.pages.size >= LIST_CACHE_SIZE) this.pages.delete(this.pages.keys().next().value!);
+      this.pages.set(key, { at: now, version, page });
+    }
+    return page;
+  }
 
   async get(id: number, period: PeriodName = '24h'): Promise<TrendItemView> {
     const trend = await this.store.findTrend(id);
@@ -335,7 +367,7 @@ export class TrendsService {
     };
     if (params.start_date === undefined && params.end_date === undefined) {
       const period = params.period ?? '24h';
-      const { rows, total } = await this.store.listSnapshots({
+      const { rows, total } = await this.snapshotPage({
         ...filter,
         period,
         sortBy,
@@ -344,7 +376,7 @@ export class TrendsService {
         offset,
       });
       return {
-        trends: rows.map(fromSnapshot),
+        trends: rows,
         total,
         meta: { total, ...meta, period, start_date: null, end_date: null },
       };

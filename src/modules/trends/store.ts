@@ -419,32 +419,57 @@ export class TrendsStore {
 
   /** One page of snapshots of a period, with the trends they belong to, and the total. */
   async listSnapshots(query: ListQuery) {
-    const base = this.listBase(query);
     const direction = query.order;
-    let page = base.selectAll('m').select(['t.title', 't.type', 't.category', 't.last_seen_at']);
+    // Phase 1 sorts narrow rows (ids); with volume or growth the index order ends the scan after one page.
+    let order = this.listBase(query).select('m.trend_id');
     switch (query.sortBy) {
       case 'volume':
-        page = page.orderBy('m.volume', direction);
+        order = order.orderBy('m.volume', direction);
         break;
       case 'velocity':
-        page = page.orderBy('m.velocity_score', direction).orderBy('m.velocity_1h', direction);
+        order = order.orderBy('m.velocity_score', direction).orderBy('m.velocity_1h', direction);
         break;
       case 'growth':
         // Null growth (nothing in the previous period) sorts last either way.
-        page = page.orderBy(sql`case when m.growth is null then 1 else 0 end`).orderBy('m.growth', direction);
+        order = order
+          .orderBy(sql`case when m.growth is null then 1 else 0 end`)
+          .orderBy('m.growth', direction);
         break;
       case 'timestamp':
-        page = page.orderBy('t.last_seen_at', direction);
+        order = order.orderBy('t.last_seen_at', direction);
         break;
       case 'name':
-        page = page.orderBy(sql`lower(t.title)`, direction);
+        order = order.orderBy(sql`lower(t.title)`, direction);
         break;
     }
-    const [rows, count] = await Promise.all([
-      page.orderBy('m.trend_id', 'asc').limit(query.limit).offset(query.offset).execute(),
-      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    const filtered =
+      query.categories !== undefined || query.search !== undefined || query.interestKey !== undefined;
+    const [page, count] = await Promise.all([
+      order.orderBy('m.trend_id', direction).limit(query.limit).offset(query.offset).execute(),
+      filtered
+        ? this.listBase(query)
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        : this.db
+            .selectFrom('trend_metrics')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('period', '=', query.period)
+            .where('volume', '>', 0)
+            .executeTakeFirstOrThrow(),
     ]);
-    return { rows, total: Number(count.n) };
+    const ids = page.map((r) => r.trend_id);
+    if (ids.length === 0) return { rows: [], total: Number(count.n) };
+    // Phase 2 reads the page's full rows.
+    const rows = await this.db
+      .selectFrom('trend_metrics as m')
+      .innerJoin('trends as t', 't.id', 'm.trend_id')
+      .selectAll('m')
+      .select(['t.title', 't.type', 't.category', 't.last_seen_at'])
+      .where('m.period', '=', query.period)
+      .where('m.trend_id', 'in', ids)
+      .execute();
+    const byId = new Map(rows.map((r) => [r.trend_id, r]));
+    return { rows: ids.flatMap((id) => byId.get(id) ?? []), total: Number(count.n) };
   }
 
   /**

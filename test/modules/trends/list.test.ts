@@ -365,4 +365,20 @@ describe('trend list, analytics, autocomplete and interests', () => {
     );
     assertProblem(await call(ctx.app, 'GET', '/api/user/interests'), 401);
   });
+  test('a new trend shows in the list after the next pass, not a cached page', async () => {
+    const before = await list('?limit=100');
+    assert.equal(
+      before.data.trends.some((t: Json) => t.title === 'zephyr kite'),
+      false,
+    );
+    await ctx.app.services.signals.ingest([
+      { source: 'x', external_id: 'zephyr-1', text: 'zephyr kite', keywords: ['zephyr kite'] },
+    ]);
+    const stillCached = await list('?limit=100');
+    assert.equal(stillCached.data.total, before.data.total, 'no pass yet: the same snapshots');
+    await ctx.app.services.engine.tick();
+    const after = await list('?limit=100');
+    assert.equal(after.data.total, before.data.total + 1);
+    assert.ok(after.data.trends.some((t: Json) => t.title === 'zephyr kite'));
+  });
 });
