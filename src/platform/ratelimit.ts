@@ -5,12 +5,7 @@
 // in-memory limiters answer synchronously (`Sync<T>` = T) and only Redis and first-of-day seeding return
 // promises. Callers handle both with `settled()`.
 import type { Redis } from 'ioredis';
-import {
-  type RateLimiterAbstract,
-  RateLimiterMemory,
-  RateLimiterRedis,
-  RateLimiterRes,
-} from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 
 export interface LimitState {
   allowed: boolean;
