@@ -1,6 +1,12 @@
 // Table types for Kysely. Timestamps are epoch milliseconds, booleans 0/1 and JSON is text on both
 // databases, so queries behave identically on SQLite and PostgreSQL.
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ContentTables } from '../../modules/content/tables.ts';
+import type { CrisisTables } from '../../modules/crisis/tables.ts';
+import type { InsightsTables } from '../../modules/insights/tables.ts';
+import type { IntegrationsTables } from '../../modules/integrations/tables.ts';
+import type { WorkflowTables } from '../../modules/integrations/workflow/tables.ts';
+import type { WebhooksTables } from '../../modules/webhooks/tables.ts';
 
 export interface UsersTable {
   id: Generated<number>;
@@ -187,7 +193,14 @@ export interface TrendMinutelyTable {
   mentions: number;
 }
 
-export interface Database {
+// Each later module keeps its own table types in src/modules/<module>/tables.ts.
+export interface Database
+  extends InsightsTables,
+    CrisisTables,
+    WebhooksTables,
+    IntegrationsTables,
+    WorkflowTables,
+    ContentTables {
   trends: TrendsTable;
   trend_surfaces: TrendSurfacesTable;
   trend_hourly: TrendHourlyTable;

@@ -4,6 +4,12 @@ import { foundation } from './0001_foundation.ts';
 import { signals } from './0002_signals.ts';
 import { trends } from './0003_trends.ts';
 import { trendMetrics } from './0004_trend_metrics.ts';
+import { insights } from './0005_insights.ts';
+import { crisis } from './0006_crisis.ts';
+import { webhooks } from './0007_webhooks.ts';
+import { integrations } from './0008_integrations.ts';
+import { content } from './0009_content.ts';
+import { workflow } from './0010_workflow.ts';
 import type { Dialect } from './helpers.ts';
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -14,6 +20,12 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0002_signals': signals(dialect),
         '0003_trends': trends(dialect),
         '0004_trend_metrics': trendMetrics(dialect),
+        '0005_insights': insights(dialect),
+        '0006_crisis': crisis(dialect),
+        '0007_webhooks': webhooks(dialect),
+        '0008_integrations': integrations(dialect),
+        '0009_content': content(dialect),
+        '0010_workflow': workflow(dialect),
       };
     },
   };

@@ -1,0 +1,5 @@
+// Kysely table types of the content module (merged into the app's Database in src/platform/db/schema.ts).
+// Timestamps are epoch ms, booleans 0/1 and JSON is text, as everywhere else.
+
+// biome-ignore lint/suspicious/noEmptyInterface: the module's tables are added by issue 8
+export interface ContentTables {}

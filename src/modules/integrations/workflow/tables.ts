@@ -1,0 +1,5 @@
+// Kysely table types of the workflow integration (merged into the app's Database in src/platform/db/schema.ts).
+// Timestamps are epoch ms, booleans 0/1 and JSON is text, as everywhere else.
+
+// biome-ignore lint/suspicious/noEmptyInterface: the tables are added by issue 7
+export interface WorkflowTables {}
