@@ -1,0 +1,271 @@
+// Outbound HTTP to user-given URLs (webhook destinations, the workflow tool) behind an SSRF guard.
+// A destination is checked when it is saved and again on every request: the address a name resolves to is
+// checked at connect time (inside undici's lookup), so DNS that changes after the check cannot slip a private
+// address through. Loopback, private, link-local, unique-local, CGNAT, multicast and unspecified addresses are
+// refused unless OUTBOUND_ALLOWLIST covers them; cloud metadata addresses are refused always. Redirects are
+// never followed and answers are read only up to a bound, so nothing a destination says is echoed beyond its
+// status code.
+import dns from 'node:dns';
+import net from 'node:net';
+import { Agent, type Dispatcher, request } from 'undici';
+import { badRequest } from './errors.ts';
+
+const ALWAYS_REFUSED = ['169.254.169.254', 'fd00:ec2::254'];
+
+// [address, prefix] ranges that are not the public internet.
+const NON_PUBLIC_V4: [string, number][] = [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+];
+const NON_PUBLIC_V6: [string, number][] = [
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+  ['64:ff9b::', 96],
+];
+
+export type OutboundFailure = 'refused' | 'timeout' | 'network';
+
+/** A request that did not get an HTTP answer; `message` is safe to show (no provider text). */
+export class OutboundError extends Error {
+  constructor(
+    readonly kind: OutboundFailure,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'OutboundError';
+  }
+}
+
+export interface OutboundResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** At most `maxBodyBytes` of the answer, as text: for parsing, never for echoing to a user. */
+  body: string;
+  durationMs: number;
+}
+
+export interface OutboundRequest {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  headers?: Record<string, string>;
+  body?: string;
+  /** Whole-request timeout (default 10 s). */
+  timeoutMs?: number;
+  /** How much of the answer to keep (default 64 KiB); the rest is discarded. */
+  maxBodyBytes?: number;
+}
+
+/** Parses CIDR strings (`127.0.0.0/8`, `::1/128`) into a BlockList. */
+function blockList(cidrs: [string, number][] | string[]): net.BlockList {
+  const list = new net.BlockList();
+  for (const entry of cidrs) {
+    const [address, prefix] = typeof entry === 'string' ? entry.split('/') : [entry[0], String(entry[1])];
+    const family = net.isIPv6(address!) ? 'ipv6' : 'ipv4';
+    list.addSubnet(address!, Number(prefix), family);
+  }
+  return list;
+}
+
+const nonPublicV4 = blockList(NON_PUBLIC_V4);
+const nonPublicV6 = blockList(NON_PUBLIC_V6);
+
+/** `::ffff:10.0.0.1` and friends are IPv4 addresses in disguise. */
+function unmapped(address: string): { address: string; family: 'ipv4' | 'ipv6' } {
+  const lower = address.toLowerCase();
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
+  if (mapped) return { address: mapped[1]!, family: 'ipv4' };
+  return { address: lower, family: net.isIPv6(lower) ? 'ipv6' : 'ipv4' };
+}
+
+export class OutboundPolicy {
+  private readonly allowed: net.BlockList;
+
+  constructor(allowlist: string[]) {
+    this.allowed = blockList(allowlist);
+  }
+
+  /** Why an address may not be reached, or null when it may. */
+  refusal(rawAddress: string): string | null {
+    const { address, family } = unmapped(rawAddress.replace(/^\[|\]$/g, ''));
+    if (ALWAYS_REFUSED.includes(address)) return 'it is a cloud metadata address';
+    if (this.allowed.check(address, family)) return null;
+    const nonPublic = family === 'ipv4' ? nonPublicV4 : nonPublicV6;
+    if (nonPublic.check(address, family)) return 'it is a private, loopback or link-local address';
+    return null;
+  }
+
+  /**
+   * Syntax of a destination URL: absolute http(s), no credentials, no fragment tricks. Throws a 400 naming
+   * `field`.
+   */
+  parse(raw: string, field: string): URL {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw badRequest(`${field} must be an absolute http(s) URL.`, field);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw badRequest(`${field} must use http or https (got ${url.protocol.replace(':', '')}).`, field);
+    }
+    if (url.username || url.password) throw badRequest(`${field} must not contain credentials.`, field);
+    if (!url.hostname) throw badRequest(`${field} must name a host.`, field);
+    return url;
+  }
+
+  /** Resolves the URL's host and refuses it (400 naming `field`) when any address is not allowed. */
+  async assertAllowed(raw: string, field: string): Promise<URL> {
+    const url = this.parse(raw, field);
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    let addresses: string[];
+    if (net.isIP(host)) addresses = [host];
+    else {
+      try {
+        addresses = (await dns.promises.lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+      } catch {
+        throw badRequest(
+          `${field} names a host that does not resolve (${host}).`,
+          field,
+          'destination_unresolvable',
+        );
+      }
+    }
+    for (const address of addresses) {
+      const why = this.refusal(address);
+      if (why) {
+        throw badRequest(
+          `${field} is not an allowed destination: ${host} resolves to ${address} and ${why}.`,
+          field,
+          'destination_not_allowed',
+        );
+      }
+    }
+    return url;
+  }
+}
+
+type LookupCallback = (
+  error: NodeJS.ErrnoException | null,
+  address: string | dns.LookupAddress[],
+  family?: number,
+) => void;
+
+/** HTTP client for user-given URLs: every connection's address is checked against the policy. */
+export class OutboundClient {
+  readonly policy: OutboundPolicy;
+  private readonly dispatcher: Dispatcher;
+
+  constructor(options: { allowlist: string[]; userAgent?: string }) {
+    this.policy = new OutboundPolicy(options.allowlist);
+    const policy = this.policy;
+    const lookup = (hostname: string, opts: dns.LookupOptions, callback: LookupCallback) => {
+      dns.lookup(hostname, { ...opts, all: true, verbatim: true }, (error, addresses) => {
+        if (error) return callback(error, []);
+        const list = addresses as dns.LookupAddress[];
+        for (const entry of list) {
+          const why = policy.refusal(entry.address);
+          if (why) {
+            const refused = new OutboundError('refused', `${hostname} resolves to ${entry.address}: ${why}.`);
+            return callback(refused as NodeJS.ErrnoException, []);
+          }
+        }
+        if (opts.all) return callback(null, list);
+        const first = list[0];
+        if (!first)
+          return callback(Object.assign(new Error(`${hostname} did not resolve`), { code: 'ENOTFOUND' }), []);
+        callback(null, first.address, first.family);
+      });
+    };
+    this.dispatcher = new Agent({
+      connect: { lookup: lookup as never, timeout: 10_000 },
+      keepAliveTimeout: 4_000,
+      connections: 64,
+    });
+  }
+
+  /** One request, no redirects; throws OutboundError when there is no HTTP answer. */
+  async request(raw: string, init: OutboundRequest = {}): Promise<OutboundResponse> {
+    let url: URL;
+    try {
+      url = this.policy.parse(raw, 'url');
+    } catch {
+      throw new OutboundError('refused', 'The destination is not an absolute http(s) URL.');
+    }
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    if (net.isIP(host)) {
+      // Literal addresses never reach the lookup hook.
+      const why = this.policy.refusal(host);
+      if (why) throw new OutboundError('refused', `${host}: ${why}.`);
+    }
+    const timeoutMs = init.timeoutMs ?? 10_000;
+    const maxBody = init.maxBodyBytes ?? 65_536;
+    const started = performance.now();
+    const signal = AbortSignal.timeout(timeoutMs);
+    try {
+      const response = await request(url, {
+        method: init.method ?? 'GET',
+        headers: init.headers,
+        body: init.body,
+        dispatcher: this.dispatcher,
+        signal,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of response.body) {
+        const buffer = chunk as Buffer;
+        if (size < maxBody) chunks.push(buffer.subarray(0, maxBody - size));
+        size += buffer.length;
+        if (size >= maxBody) {
+          response.body.destroy();
+          break;
+        }
+      }
+      return {
+        status: response.statusCode,
+        headers: response.headers as Record<string, string | string[] | undefined>,
+        body: Buffer.concat(chunks).toString('utf8'),
+        durationMs: Math.round(performance.now() - started),
+      };
+    } catch (error) {
+      throw toOutboundError(error, signal, timeoutMs);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcher.close();
+  }
+}
+
+function toOutboundError(error: unknown, signal: AbortSignal, timeoutMs: number): OutboundError {
+  if (error instanceof OutboundError) return error;
+  const cause = (error as { cause?: unknown }).cause;
+  if (cause instanceof OutboundError) return cause;
+  const code = (error as { code?: string }).code ?? (cause as { code?: string } | undefined)?.code;
+  if (
+    signal.aborted ||
+    code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    code === 'UND_ERR_BODY_TIMEOUT' ||
+    code === 'UND_ERR_CONNECT_TIMEOUT'
+  ) {
+    return new OutboundError('timeout', `No answer within ${Math.round(timeoutMs / 1000)} s.`);
+  }
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return new OutboundError('network', 'The host does not resolve.');
+  if (code === 'ECONNREFUSED') return new OutboundError('network', 'The connection was refused.');
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET')
+    return new OutboundError('network', 'The connection was reset.');
+  return new OutboundError('network', `The request failed (${code ?? 'network error'}).`);
+}

@@ -1,0 +1,120 @@
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import { ApiError } from '../../src/platform/errors.ts';
+import { OutboundClient, OutboundError, OutboundPolicy } from '../../src/platform/outbound.ts';
+
+describe('outbound SSRF guard', () => {
+  const policy = new OutboundPolicy([]);
+
+  test('refuses private, loopback, link-local, unique-local and mapped addresses', () => {
+    for (const address of [
+      '10.0.0.1',
+      '127.0.0.1',
+      '172.16.5.4',
+      '192.168.1.1',
+      '169.254.10.1',
+      '100.64.0.1',
+      '0.0.0.0',
+      '::1',
+      'fd12::1',
+      'fe80::1',
+      '::ffff:10.0.0.1',
+    ]) {
+      assert.ok(policy.refusal(address), `${address} should be refused`);
+    }
+    for (const address of ['93.184.216.34', '2606:2800:220:1::1', '8.8.8.8']) {
+      assert.equal(policy.refusal(address), null, `${address} should be allowed`);
+    }
+  });
+
+  test('the allowlist opens private ranges but never cloud metadata', () => {
+    const open = new OutboundPolicy(['127.0.0.0/8', '10.0.0.0/8', '169.254.0.0/16', 'fd00::/8']);
+    assert.equal(open.refusal('127.0.0.1'), null);
+    assert.equal(open.refusal('10.1.2.3'), null);
+    assert.match(String(open.refusal('169.254.169.254')), /metadata/);
+    assert.match(String(open.refusal('fd00:ec2::254')), /metadata/);
+  });
+
+  test('URLs must be absolute http(s) without credentials; refusals are 400s naming the field', async () => {
+    for (const bad of [
+      'ftp://example.com/',
+      'not a url',
+      'http://user:pw@example.com/',
+      'file:///etc/passwd',
+    ]) {
+      assert.throws(
+        () => policy.parse(bad, 'body.url'),
+        (e: unknown) => e instanceof ApiError && e.status === 400,
+      );
+    }
+    await assert.rejects(policy.assertAllowed('http://10.0.0.1/', 'body.url'), (e: unknown) => {
+      assert.ok(e instanceof ApiError);
+      assert.equal(e.status, 400);
+      assert.equal(e.code, 'destination_not_allowed');
+      assert.equal(e.extra.errors?.[0]?.path, 'body.url');
+      return true;
+    });
+    await assert.rejects(policy.assertAllowed('http://169.254.169.254/latest/meta-data', 'body.url'));
+    await assert.rejects(policy.assertAllowed('http://localhost:9/', 'body.url'));
+  });
+});
+
+describe('outbound client', () => {
+  let server: http.Server;
+  let port: number;
+  before(async () => {
+    server = http.createServer((req, res) => {
+      if (req.url === '/redirect') {
+        res.writeHead(302, { location: 'http://169.254.169.254/' });
+        return res.end();
+      }
+      if (req.url === '/big') {
+        res.writeHead(200);
+        return res.end('x'.repeat(200_000));
+      }
+      if (req.url === '/slow') return setTimeout(() => res.end('late'), 2000);
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        res.writeHead(201, { 'content-type': 'text/plain' });
+        res.end(`${req.method} ${body}`);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  test('refuses loopback by name and by literal unless allowlisted', async () => {
+    const strict = new OutboundClient({ allowlist: [] });
+    for (const url of [`http://127.0.0.1:${port}/`, `http://localhost:${port}/`]) {
+      await assert.rejects(
+        strict.request(url),
+        (e: unknown) => e instanceof OutboundError && e.kind === 'refused',
+      );
+    }
+    await strict.close();
+  });
+
+  test('posts to an allowlisted destination, does not follow redirects and bounds the answer', async () => {
+    const client = new OutboundClient({ allowlist: ['127.0.0.0/8'] });
+    const res = await client.request(`http://localhost:${port}/echo`, { method: 'POST', body: 'hello' });
+    assert.equal(res.status, 201);
+    assert.equal(res.body, 'POST hello');
+    const redirect = await client.request(`http://127.0.0.1:${port}/redirect`);
+    assert.equal(redirect.status, 302);
+    const big = await client.request(`http://127.0.0.1:${port}/big`, { maxBodyBytes: 1000 });
+    assert.equal(big.body.length, 1000);
+    await assert.rejects(
+      client.request(`http://127.0.0.1:${port}/slow`, { timeoutMs: 200 }),
+      (e: unknown) => e instanceof OutboundError && e.kind === 'timeout',
+    );
+    await assert.rejects(
+      client.request('http://127.0.0.1:1/', { timeoutMs: 2000 }),
+      (e: unknown) => e instanceof OutboundError && e.kind === 'network',
+    );
+    await client.close();
+  });
+});
