@@ -142,7 +142,7 @@ export async function runIngestScenario(_settings: BenchSettings): Promise<numbe
         SOURCES: 'none',
         PLANS: JSON.stringify({ enterprise: { burst_per_second: 1_000_000 } }),
       },
-    });
+    }, process.env.BENCH_PROFILE_DIR ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] } : {});
     progress('posting…');
     const started = performance.now();
     const accepted = await postAll(target, key, bodies, concurrency);

@@ -26,6 +26,16 @@ export const SignalInput = StrictObject(
       Type.String({ minLength: 2, maxLength: 16, pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$' }),
     ),
     location: Type.Optional(Type.String({ maxLength: 200 })),
+    category: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description:
+          'A category hint: a taxonomy name or slug (`Technology/AI`, `sports`), a section name (`Business`) or a ' +
+          'subreddit (`r/soccer`). New trends from this signal are filed under it when it resolves to the ' +
+          'taxonomy; otherwise it is ignored and the keyword lexicons decide.',
+      }),
+    ),
     keywords: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 50 })),
     engagement: Type.Optional(
       StrictObject({

@@ -24,6 +24,7 @@ interface SignalItem {
   observed_at?: string;
   lang?: string;
   location?: string;
+  category?: string;
   keywords?: string[];
   engagement?: Record<string, number>;
 }
@@ -67,6 +68,7 @@ export class SignalsService {
         author: signal.author ?? null,
         lang: signal.lang ?? null,
         location: signal.location ?? null,
+        category_hint: signal.category ?? null,
         keywords: signal.keywords ? JSON.stringify(signal.keywords) : null,
         engagement: signal.engagement ? JSON.stringify(signal.engagement) : null,
         observed_at: observedAt,

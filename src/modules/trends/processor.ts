@@ -19,6 +19,8 @@ interface Accumulated {
   type: string;
   surfaces: Map<string, number>;
   texts: string[];
+  /** Category hints of its signals, one vote each (explicit categories and subreddits apart). */
+  hints: { category: string[]; subreddit: string[] };
   mentions: number;
   firstSeen: number;
   lastSeen: number;
@@ -93,7 +95,12 @@ export class TrendProcessor {
           // Only a new trend is categorised; an existing one keeps its category.
           category: known.has(key)
             ? ''
-            : categorise({ key, surfaceForms: [...acc.surfaces.keys()], texts: acc.texts }),
+            : categorise({
+                key,
+                surfaceForms: [...acc.surfaces.keys()],
+                texts: acc.texts,
+                hints: acc.hints,
+              }),
           first_seen_at: acc.firstSeen,
           last_seen_at: acc.lastSeen,
           mentions: acc.mentions,
@@ -161,6 +168,7 @@ export class TrendProcessor {
             type: candidate.type,
             surfaces: new Map(),
             texts: [],
+            hints: { category: [], subreddit: [] },
             mentions: 0,
             firstSeen: signal.observed_at,
             lastSeen: signal.observed_at,
@@ -172,6 +180,11 @@ export class TrendProcessor {
         if ((TYPE_RANK[candidate.type] ?? 0) > (TYPE_RANK[acc.type] ?? 0)) acc.type = candidate.type;
         acc.surfaces.set(candidate.surface, (acc.surfaces.get(candidate.surface) ?? 0) + 1);
         if (acc.texts.length < SAMPLE_TEXTS) acc.texts.push(signal.text);
+        const hint = signal.category_hint;
+        if (hint && acc.hints.category.length + acc.hints.subreddit.length < SAMPLE_TEXTS) {
+          if (/^\/?r\//i.test(hint)) acc.hints.subreddit.push(hint);
+          else acc.hints.category.push(hint);
+        }
         acc.mentions++;
         acc.firstSeen = Math.min(acc.firstSeen, signal.observed_at);
         acc.lastSeen = Math.max(acc.lastSeen, signal.observed_at);

@@ -19,6 +19,7 @@ export interface PendingSignal {
   title: string | null;
   keywords: string | null;
   lang: string | null;
+  category_hint: string | null;
   observed_at: number;
 }
 
@@ -103,7 +104,7 @@ export class TrendsStore {
   pendingSignals(limit: number, afterId = 0): Promise<PendingSignal[]> {
     return this.db
       .selectFrom('signals')
-      .select(['id', 'source', 'text', 'title', 'keywords', 'lang', 'observed_at'])
+      .select(['id', 'source', 'text', 'title', 'keywords', 'lang', 'category_hint', 'observed_at'])
       .where('processed_at', 'is', null)
       .where('id', '>', afterId)
       .orderBy('id')

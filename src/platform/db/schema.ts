@@ -102,6 +102,8 @@ export interface SignalsTable {
   author: string | null;
   lang: string | null;
   location: string | null;
+  /** The signal's own category hint (`category` on ingest), when it gave one. */
+  category_hint: Generated<string | null>;
   keywords: string | null;
   engagement: string | null;
   observed_at: number;

@@ -131,4 +131,44 @@ describe('trend processing', () => {
       .execute();
     assert.equal(pending.length, 0);
   });
+  test("a signal's category hint files its new trend; a hint outside the taxonomy is ignored", async () => {
+    await ingest([
+      {
+        source: 'news',
+        external_id: 'h1',
+        text: 'Zorblax Quint wins again',
+        keywords: ['zorblax quint'],
+        category: 'Sports/Football',
+      },
+      {
+        source: 'reddit',
+        external_id: 'h2',
+        text: 'Vexmoor Tarn thoughts',
+        keywords: ['vexmoor tarn'],
+        category: 'r/soccer',
+      },
+      {
+        source: 'news',
+        external_id: 'h3',
+        text: 'Plimbo Drask returns',
+        keywords: ['plimbo drask'],
+        category: 'no such section',
+      },
+    ]);
+    await ctx.app.services.engine.tick();
+    const categories = new Map<string, string>();
+    for (const search of ['zorblax', 'vexmoor', 'plimbo']) {
+      const res = await call(ctx.app, 'GET', `/api/trends?search=${search}`, { key });
+      for (const t of res.data.trends) categories.set(t.title.toLowerCase(), t.category);
+    }
+    assert.equal(categories.get('zorblax quint'), 'Sports/Football');
+    assert.equal(categories.get('vexmoor tarn'), 'Sports/Football');
+    assert.equal(categories.get('plimbo drask'), 'General/Other');
+    const bad = await call(ctx.app, 'POST', '/api/signals', {
+      key,
+      body: { signals: [{ source: 'x', external_id: 'h4', text: 'hello there', category: '' }] },
+    });
+    assert.equal(bad.data.rejected[0]?.index, 0);
+    assert.match(bad.data.rejected[0]?.detail, /category/);
+  });
 });

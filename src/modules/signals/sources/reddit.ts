@@ -42,6 +42,7 @@ interface RedditPost {
   num_comments?: unknown;
   over_18?: unknown;
   link_flair_text?: unknown;
+  subreddit?: unknown;
 }
 
 // Placeholders Reddit puts where removed content was.
@@ -72,6 +73,8 @@ function postSignal(child: unknown, now: number): { signal: SourceSignal; time: 
     url: typeof post.permalink === 'string' ? httpUrl(`https://www.reddit.com${post.permalink}`) : null,
     author: shortText(author, LIMITS.author),
     observed_at: clampTime(time, now),
+    category:
+      typeof post.subreddit === 'string' && /^\w{2,21}$/.test(post.subreddit) ? `r/${post.subreddit}` : null,
     keywords: cleanKeywords([post.link_flair_text]),
     engagement: engagement({ likes: count(post.score), comments: count(post.num_comments) }),
   };

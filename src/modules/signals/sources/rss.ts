@@ -31,7 +31,7 @@ export interface RssSourceOptions {
   intervalMs: number;
 }
 
-interface FeedItem {
+export interface FeedItem {
   id: string | null;
   link: string | null;
   title: string | null;
@@ -42,7 +42,7 @@ interface FeedItem {
   categories: string[];
 }
 
-interface Feed {
+export interface Feed {
   title: string | null;
   items: FeedItem[];
 }
@@ -165,7 +165,8 @@ function atomEntry(entry: XmlObject, feed: XmlObject): FeedItem {
   };
 }
 
-function parseFeed(xml: string, url: string): Feed {
+/** Parses RSS 2.0 or Atom 1.0 (also used by the release feeds in src/modules/content/releases). */
+export function parseFeed(xml: string, url: string): Feed {
   let doc: unknown;
   try {
     doc = parser.parse(xml);
@@ -206,6 +207,7 @@ function toSignal(item: FeedItem, now: number, feedUrl: string): SourceSignal | 
     url,
     author: shortText(item.author, LIMITS.author),
     observed_at: clampTime(item.date, now),
+    category: shortText(item.categories[0], 100),
     keywords: cleanKeywords(item.categories),
   };
 }

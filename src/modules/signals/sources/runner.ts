@@ -63,7 +63,16 @@ export function toIngestItem(signal: SourceSignal): Record<string, unknown> {
     text: signal.text,
     observed_at: isoString(signal.observed_at),
   };
-  for (const field of ['title', 'url', 'author', 'lang', 'location', 'keywords', 'engagement'] as const) {
+  for (const field of [
+    'title',
+    'url',
+    'author',
+    'lang',
+    'location',
+    'category',
+    'keywords',
+    'engagement',
+  ] as const) {
     const value = signal[field];
     if (value !== null && value !== undefined) item[field] = value;
   }

@@ -18,6 +18,8 @@ export interface SourceSignal {
   observed_at: number;
   lang?: string | null;
   location?: string | null;
+  /** A category hint (section name, `r/subreddit`, taxonomy name); see `category` on ingest. */
+  category?: string | null;
   keywords?: string[] | null;
   engagement?: { likes?: number; shares?: number; comments?: number; views?: number } | null;
 }

@@ -10,6 +10,7 @@ import { webhooks } from './0007_webhooks.ts';
 import { integrations } from './0008_integrations.ts';
 import { content } from './0009_content.ts';
 import { workflow } from './0010_workflow.ts';
+import { signalCategory } from './0011_signal_category.ts';
 import type { Dialect } from './helpers.ts';
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -26,6 +27,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0008_integrations': integrations(dialect),
         '0009_content': content(dialect),
         '0010_workflow': workflow(dialect),
+        '0011_signal_category': signalCategory(dialect),
       };
     },
   };

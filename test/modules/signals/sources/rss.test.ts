@@ -58,6 +58,7 @@ describe('rss source', () => {
         url: 'https://news.example.com/2026/11/21/chipmaker-2nm',
         author: 'Jane Doe',
         observed_at: Date.parse('2026-11-21T09:30:00Z'),
+        category: 'Semiconductors',
         keywords: ['Semiconductors', 'Hardware'],
       },
       {
@@ -68,6 +69,7 @@ describe('rss source', () => {
         url: 'https://news.example.com/2026/11/21/cloud-inquiry',
         author: 'Sam Lee',
         observed_at: Date.parse('2026-11-21T08:05:00Z'),
+        category: null,
         keywords: null,
       },
       {
@@ -80,6 +82,7 @@ describe('rss source', () => {
         url: null,
         author: null,
         observed_at: Date.parse('2026-11-20T17:00:00Z'),
+        category: null,
         keywords: null,
       },
       {
@@ -90,6 +93,7 @@ describe('rss source', () => {
         url: 'https://news.example.com/?p=1005',
         author: null,
         observed_at: NOW,
+        category: null,
         keywords: null,
       },
     ]);
@@ -118,6 +122,7 @@ describe('rss source', () => {
         url: 'https://blog.example.org/2026/postgres-reads',
         author: 'Ada Park',
         observed_at: Date.parse('2026-11-20T13:00:00Z'),
+        category: 'Databases',
         keywords: ['Databases', 'postgres'],
       },
       {
@@ -128,6 +133,7 @@ describe('rss source', () => {
         url: `${server.url}/2026/release-4-2`,
         author: 'Platform Team',
         observed_at: Date.parse('2026-11-21T09:00:00Z'),
+        category: null,
         keywords: null,
       },
       {
@@ -138,6 +144,7 @@ describe('rss source', () => {
         url: null,
         author: 'Platform Team',
         observed_at: Date.parse('2026-11-19T12:00:00Z'),
+        category: null,
         keywords: null,
       },
     ]);
