@@ -16,8 +16,12 @@ import {
   TrendListResponse,
 } from './schemas.ts';
 
+/** Serialised list answers (the list is the hottest read and its JSON the biggest cost), per query. */
+const BODY_CACHE_SIZE = 256;
+
 export async function trendRoutes(app: App, { trends, interests }: Services): Promise<void> {
   const read = { access: { permission: 'read' as const } };
+  const bodies = new Map<string, { version: number; at: number; body: string }>();
   app.addSchema(TrendItemSchema);
   app.addSchema(PaginationMetaSchema);
 
@@ -37,13 +41,27 @@ export async function trendRoutes(app: App, { trends, interests }: Services): Pr
         response: { 200: TrendListResponse },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { interest, ...query } = request.query;
       const interestKey =
         interest === undefined
           ? undefined
           : (await interests.get(requirePrincipal(request).userId, interest)).key;
-      return trends.list({ ...query, interestKey });
+      // Date ranges are computed from the buckets at request time; periods read snapshots, whose answer
+      // stays the same until the next recompute pass, so its serialised form is kept until then.
+      const cacheable = query.start_date === undefined && query.end_date === undefined;
+      const key = cacheable ? JSON.stringify([query, interestKey ?? null]) : '';
+      const hit = cacheable ? bodies.get(key) : undefined;
+      reply.type('application/json; charset=utf-8');
+      // Already serialised by this route's response schema: sent as it is.
+      if (hit && trends.isCurrent(hit)) return reply.send(hit.body as never);
+      const stamp = trends.listStamp();
+      const body = reply.serialize(await trends.list({ ...query, interestKey })) as string;
+      if (cacheable) {
+        if (bodies.size >= BODY_CACHE_SIZE) bodies.delete(bodies.keys().next().value!);
+        bodies.set(key, { ...stamp, body });
+      }
+      return reply.send(body as never);
     },
   );
 

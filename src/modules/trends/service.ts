@@ -220,6 +220,20 @@ export class TrendsService {
     private readonly clock: Clock,
   ) {}
 
+  /**
+   * Identifies the snapshot state a cached list answer was built from: equal stamps give equal answers for
+   * equal queries without a date range (pages also age out after 1 s, for snapshots another instance wrote).
+   */
+  listStamp(): { version: number; at: number } {
+    return { version: this.version, at: this.clock.now() };
+  }
+
+  /** Whether an answer built at `stamp` may still be served. */
+  isCurrent(stamp: { version: number; at: number }): boolean {
+    const now = this.clock.now();
+    return stamp.version === this.version && now >= stamp.at && now - stamp.at < LIST_CACHE_MS;
+  }
+
   /** Called when snapshots were rewritten: cached list pages are out of date. */
   snapshotsChanged(): void {
     this.version++;
@@ -230,7 +244,7 @@ export class TrendsService {
     const key = JSON.stringify(query);
     const now = this.clock.now();
     const hit = this.pages.get(key);
-    if (hit && hit.version === this.version && now - hit.at < LIST_CACHE_MS && now >= hit.at) return hit.page;
+    if (hit && this.isCurrent(hit)) return hit.page;
     const version = this.version;
     const { rows, total } = await this.store.listSnapshots(query);
     const page = { rows: rows.map(fromSnapshot), total };

@@ -381,4 +381,13 @@ describe('trend list, analytics, autocomplete and interests', () => {
     assert.equal(after.data.total, before.data.total + 1);
     assert.ok(after.data.trends.some((t: Json) => t.title === 'zephyr kite'));
   });
+  test('a repeated list request is answered with the same JSON bytes until the next pass', async () => {
+    const first = await list('?limit=5&sort_by=velocity');
+    const second = await list('?limit=5&sort_by=velocity');
+    assert.match(String(second.headers['content-type']), /^application\/json/);
+    assert.equal(second.body, first.body);
+    assert.equal(second.data.meta.sort_by, 'velocity');
+    const other = await list('?limit=5&sort_by=name');
+    assert.notEqual(other.body, first.body);
+  });
 });
