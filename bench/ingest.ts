@@ -131,18 +131,24 @@ export async function runIngestScenario(_settings: BenchSettings): Promise<numbe
 
     progress('starting Crestwatch on a fresh SQLite database…');
     const file = path.join(tmp, 'bench.db');
-    target = await startTarget('crestwatch', {
-      kind: 'crestwatch',
-      env: {
-        DATABASE_URL: `sqlite:${file}`,
-        DATA_DIR: tmp,
-        SECRET_KEY: 'bench-secret-key-0123456789abcdef0123456789',
-        BOOTSTRAP_API_KEY: key,
-        LOG_LEVEL: 'silent',
-        SOURCES: 'none',
-        PLANS: JSON.stringify({ enterprise: { burst_per_second: 1_000_000 } }),
+    target = await startTarget(
+      'crestwatch',
+      {
+        kind: 'crestwatch',
+        env: {
+          DATABASE_URL: `sqlite:${file}`,
+          DATA_DIR: tmp,
+          SECRET_KEY: 'bench-secret-key-0123456789abcdef0123456789',
+          BOOTSTRAP_API_KEY: key,
+          LOG_LEVEL: 'silent',
+          SOURCES: 'none',
+          PLANS: JSON.stringify({ enterprise: { burst_per_second: 1_000_000 } }),
+        },
       },
-    }, process.env.BENCH_PROFILE_DIR ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] } : {});
+      process.env.BENCH_PROFILE_DIR
+        ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] }
+        : {},
+    );
     progress('posting…');
     const started = performance.now();
     const accepted = await postAll(target, key, bodies, concurrency);

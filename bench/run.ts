@@ -3,6 +3,8 @@
 //   response schema) on GET /api/user/profile, against a bare Fastify app serving the same JSON (goal ≥ 0.6);
 // - trends: GET /api/trends?limit=20 over a few hundred demo trends, against the same bare app (goal ≥ 0.6);
 // - ingest: signals/s through POST /api/signals until metrics are current (bench/ingest.ts).
+// - webhooks, stream: signed deliveries/s and latency to 1,000 subscriptions, stream fan-out to 1,000
+//   clients (bench/webhooks.ts).
 // BENCH_SCENARIOS picks some (comma list; default all).
 //
 // Each server runs in its own process; autocannon runs here. Targets are warmed up, then measured alternately
@@ -33,10 +35,11 @@ import {
   type Target,
   verdict,
 } from './lib.ts';
+import { runStreamScenario, runWebhooksScenario } from './webhooks.ts';
 
 const GOAL_RATIO = 0.6;
 const USAGE_ROUTE = '/api/user/api-usage';
-const SCENARIOS = ['pipeline', 'trends', 'ingest'] as const;
+const SCENARIOS = ['pipeline', 'trends', 'ingest', 'webhooks', 'stream'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 interface RouteScenario {
@@ -45,7 +48,7 @@ interface RouteScenario {
   prepare?: (url: string, headers: Record<string, string>) => Promise<number>;
 }
 
-const ROUTE_SCENARIOS: Record<Exclude<Scenario, 'ingest'>, RouteScenario> = {
+const ROUTE_SCENARIOS: Record<Exclude<Scenario, 'ingest' | 'webhooks' | 'stream'>, RouteScenario> = {
   pipeline: { route: '/api/user/profile' },
   trends: { route: '/api/trends?limit=20', prepare: seedTrends },
 };
@@ -103,7 +106,11 @@ async function main(): Promise<number> {
     const result =
       scenario === 'ingest'
         ? await runIngestScenario(settings)
-        : await routeScenario(settings, ROUTE_SCENARIOS[scenario]);
+        : scenario === 'webhooks'
+          ? await runWebhooksScenario(settings)
+          : scenario === 'stream'
+            ? await runStreamScenario(settings)
+            : await routeScenario(settings, ROUTE_SCENARIOS[scenario]);
     code = Math.max(code, result);
   }
   return code;

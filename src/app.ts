@@ -6,22 +6,47 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { Redis } from 'ioredis';
 import sjson from 'secure-json-parse';
-import type { Config } from './config.ts';
+import { API_VERSION, type Config } from './config.ts';
 import { interestRoutes } from './modules/accounts/interests/routes.ts';
 import { InterestsService } from './modules/accounts/interests/service.ts';
 import { InterestsStore } from './modules/accounts/interests/store.ts';
 import { accountRoutes } from './modules/accounts/routes.ts';
 import { AccountsService } from './modules/accounts/service.ts';
 import { AccountsStore } from './modules/accounts/store.ts';
+import { blogRoutes } from './modules/content/blog/routes.ts';
+import { BlogService } from './modules/content/blog/service.ts';
+import { BlogStore } from './modules/content/blog/store.ts';
+import { loadChangelog } from './modules/content/releases/changelog.ts';
+import { releaseRoutes } from './modules/content/releases/routes.ts';
+import { feedNames, ReleasesService } from './modules/content/releases/service.ts';
+import { ReleaseFeedStore } from './modules/content/releases/store.ts';
+import { llmCheck, sourceChecks } from './modules/content/status/checks.ts';
 import { statusRoutes } from './modules/content/status/routes.ts';
 import { StatusService } from './modules/content/status/service.ts';
 import { StatusStore } from './modules/content/status/store.ts';
+import { CrisisDetector } from './modules/crisis/detector.ts';
+import { crisisRoutes } from './modules/crisis/routes.ts';
+import { CrisisService } from './modules/crisis/service.ts';
+import { CrisisStore } from './modules/crisis/store.ts';
+import { LlmProvider } from './modules/insights/llm.ts';
+import { insightRoutes } from './modules/insights/routes.ts';
+import { InsightsService } from './modules/insights/service.ts';
+import { InsightsStore } from './modules/insights/store.ts';
+import { createIntegrations, type Integrations } from './modules/integrations/index.ts';
+import { integrationRoutes } from './modules/integrations/routes.ts';
+import { N8nClient } from './modules/integrations/workflow/n8n.ts';
+import { workflowRoutes } from './modules/integrations/workflow/routes.ts';
+import { WorkflowService } from './modules/integrations/workflow/service.ts';
+import { WorkflowStore } from './modules/integrations/workflow/store.ts';
 import { signalRoutes } from './modules/signals/routes.ts';
 import { SignalsService } from './modules/signals/service.ts';
 import { createSources } from './modules/signals/sources/index.ts';
 import { SourceRunner } from './modules/signals/sources/runner.ts';
 import { SourceStateStore } from './modules/signals/sources/store.ts';
 import { SignalsStore } from './modules/signals/store.ts';
+import { registerStreamEvents } from './modules/stream/events.ts';
+import { StreamHub } from './modules/stream/hub.ts';
+import { streamRoutes } from './modules/stream/routes.ts';
 import { TrendEngine } from './modules/trends/engine.ts';
 import { createNlpPool } from './modules/trends/nlp-pool.ts';
 import { TrendProcessor } from './modules/trends/processor.ts';
@@ -29,6 +54,10 @@ import { MetricsRecomputer } from './modules/trends/recompute.ts';
 import { trendRoutes } from './modules/trends/routes.ts';
 import { TrendsService } from './modules/trends/service.ts';
 import { TrendsStore } from './modules/trends/store.ts';
+import { webhookRoutes } from './modules/webhooks/routes.ts';
+import { WebhooksService } from './modules/webhooks/service.ts';
+import { WebhooksStore } from './modules/webhooks/store.ts';
+import { registerWebhookHandlers } from './modules/webhooks/wiring.ts';
 import { authPlugin, hookFor, KeyCache, publicLimiter } from './platform/auth.ts';
 import { type Clock, systemClock } from './platform/clock.ts';
 import { loadOrCreateSecretKey, SecretBox } from './platform/crypto.ts';
@@ -48,6 +77,7 @@ import { requestId } from './platform/ids.ts';
 import { JobQueue, JobWorker } from './platform/jobs/index.ts';
 import { createMetrics, type Metrics, registerMetrics } from './platform/metrics.ts';
 import { decorateRouteSchema, registerOpenApi } from './platform/openapi.ts';
+import { OutboundClient } from './platform/outbound.ts';
 import { OverloadMonitor } from './platform/overload.ts';
 import { LocalPubSub, type PubSub, RedisPubSub } from './platform/pubsub.ts';
 import { RateLimits } from './platform/ratelimit.ts';
@@ -71,16 +101,31 @@ export interface Services {
   jobs: JobQueue;
   worker: JobWorker;
   status: StatusService;
+  blog: BlogService;
+  releases: ReleasesService;
   metrics: Metrics;
   signals: SignalsService;
   trendProcessor: TrendProcessor;
   trends: TrendsService;
   events: DomainEvents;
   interests: InterestsService;
+  insights: InsightsService;
   sources: SourceRunner;
   recomputer: MetricsRecomputer;
   /** Processing, snapshot recompute and retention, one pass per tick. */
   engine: TrendEngine;
+  /** Crisis events: detection (after each engine pass), evidence, reviews, the push gate. */
+  crisis: CrisisService;
+  /** The workflow-automation integration (n8n): connection, selection, pushes. */
+  workflow: WorkflowService;
+  /** OAuth integrations: team chat, forum ads conversions, social ads targeting. */
+  integrations: Integrations;
+  /** The one SSRF-guarded client for user-given URLs (webhooks, the workflow tool). */
+  outbound: OutboundClient;
+  /** Webhook subscriptions, triggering and signed delivery. */
+  webhooks: WebhooksService;
+  /** The live WebSocket stream's fan-out. */
+  stream: StreamHub;
 }
 
 export interface BuildOptions {
@@ -128,7 +173,7 @@ function rejectNul(key: string, value: unknown): unknown {
   return value;
 }
 
-function loggerOptions(config: Config): FastifyServerOptions['logger'] {
+export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
   return {
     level: config.logLevel,
     redact: {
@@ -149,6 +194,11 @@ function loggerOptions(config: Config): FastifyServerOptions['logger'] {
       }),
     },
   };
+}
+
+type InsightsLookup = NonNullable<Parameters<typeof createIntegrations>[0]['insights']>;
+function insightsOf(services: Services | undefined): InsightsLookup | undefined {
+  return (services as { insights?: InsightsLookup } | undefined)?.insights;
 }
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
@@ -228,19 +278,91 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const nlp = createNlpPool(config.nlpWorkerThreads);
   const trendProcessor = new TrendProcessor(trendsStore, clock, nlp);
   const trends = new TrendsService(trendsStore, clock);
-  const recomputer = new MetricsRecomputer(trendsStore, trends, events, clock);
+  const outbound = new OutboundClient({ allowlist: config.outboundAllowlist });
+  const webhooks = new WebhooksService({
+    store: new WebhooksStore(db),
+    clock,
+    box,
+    outbound,
+    jobs,
+    poke: () => worker.poke(),
+    audit: (userId, actor, action, targetId, detail, executor) =>
+      accounts.audit(userId, actor, action, 'webhook', targetId, detail, executor),
+    publicBaseUrl: config.publicBaseUrl,
+    insights: () => insightsOf(services),
+  });
+  registerWebhookHandlers(webhooks, events, worker);
+  const stream = new StreamHub(pubsub, clock);
+  await stream.start();
+  registerStreamEvents(events, stream, config.publicBaseUrl);
+  const recomputer = new MetricsRecomputer(trendsStore, trends, events, clock, {
+    thresholds: () => webhooks.thresholds(),
+  });
+  const crisisDetector = new CrisisDetector(new CrisisStore(db), events, clock, config);
+  const crisis = new CrisisService(new CrisisStore(db), crisisDetector, clock, config);
   const engine = new TrendEngine(trendProcessor, recomputer, trendsStore, clock, {
     retention: config.retention,
     pruneSignals: (before) => signalsStore.pruneProcessedBefore(before),
     onEvents: () => worker.poke(),
+    afterPass: async () => {
+      if ((await crisisDetector.run()) > 0) worker.poke();
+    },
   });
   const signals = new SignalsService(signalsStore, clock);
   const sources = new SourceRunner({
-    sources: createSources(config, clock.now()),
+    sources: createSources(config, clock.now(), {
+      hazards: (observations) => crisisDetector.recordHazards(observations),
+    }),
     store: new SourceStateStore(db),
     signals,
     clock,
     workerId: `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`,
+    log: app.log,
+  });
+  // Status components beyond the platform's: each source, the LLM provider, each release feed.
+  for (const [name, check] of sourceChecks(sources)) status.register(name, check);
+  const llm = llmCheck(config.llm, clock);
+  if (llm) status.register('llm', llm);
+  const changelog = loadChangelog();
+  if (changelog.error) app.log.warn({ error: changelog.error }, 'CHANGELOG.md could not be read');
+  const releases = new ReleasesService({
+    store: new ReleaseFeedStore(db),
+    clock,
+    changelog: changelog.releases,
+    feeds: feedNames(config.feeds.releaseFeeds, status.names()),
+    log: app.log,
+  });
+  for (const feed of releases.feeds) status.register(feed.name, () => releases.check(feed.name));
+  // Every request to the user-given workflow tool URL goes through the SSRF-guarded client.
+  const workflow = new WorkflowService({
+    store: new WorkflowStore(db),
+    client: new N8nClient(outbound, `Crestwatch-Workflow/${API_VERSION}`),
+    outbound,
+    box,
+    clock,
+    jobs,
+    accounts,
+    crisis: () => crisis,
+    onQueued: () => worker.poke(),
+  });
+  workflow.register(events, worker);
+  const integrations = createIntegrations({
+    db,
+    config,
+    clock,
+    box,
+    accounts,
+    jobs,
+    worker,
+    events,
+    trends,
+    crisis,
+    // The insights module may not be wired in every build; looked up when a preview needs it.
+    insights: {
+      latestFor: async (userId, trendId) =>
+        (await insightsOf(services)?.latestFor?.(userId, trendId)) ?? null,
+      offlineInsight: async (trendId) => (await insightsOf(services)?.offlineInsight?.(trendId)) ?? null,
+    },
     log: app.log,
   });
   const services: Services = {
@@ -259,6 +381,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     jobs,
     worker,
     status,
+    blog: new BlogService(new BlogStore(db), clock),
+    releases,
     metrics,
     signals,
     sources,
@@ -266,10 +390,28 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     trends,
     events,
     interests: new InterestsService(new InterestsStore(db), clock),
+    insights: new InsightsService({
+      store: new InsightsStore(db, dialect),
+      trends,
+      jobs,
+      clock,
+      plans: config.plans,
+      llm: config.llm.baseUrl
+        ? new LlmProvider({ baseUrl: config.llm.baseUrl, apiKey: config.llm.apiKey, model: config.llm.model })
+        : null,
+      onEnqueued: () => worker.poke(),
+    }),
     recomputer,
     engine,
+    crisis,
+    workflow,
+    integrations,
+    outbound,
+    webhooks,
+    stream,
   };
   app.decorate('services', services);
+  services.insights.register(worker);
   app.setValidatorCompiler(validatorCompiler);
 
   // JSON only: anything else is a 415. An empty body is "no body", for routes that take none.
@@ -367,7 +509,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await signalRoutes(app, services);
   await interestRoutes(app, services);
   await trendRoutes(app, services);
+  await insightRoutes(app, services);
   await statusRoutes(app, services);
+  await crisisRoutes(app, services);
+  await workflowRoutes(app, services);
+  await integrationRoutes(app, integrations);
+  await blogRoutes(app, services);
+  await releaseRoutes(app, services);
+  await webhookRoutes(app, services);
+  await streamRoutes(app, services, stream);
 
   const bootstrapFile = await accounts.bootstrap({
     bootstrapApiKey: config.bootstrapApiKey,
@@ -389,6 +539,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     every(3600_000, () => idempotency.purgeExpired(), 'idempotency purge');
     every(config.statusCheckIntervalSeconds * 1000, () => status.recordChecks(), 'status checks');
     every(1000, () => engine.tick(), 'trend engine');
+    if (releases.feeds.length > 0) {
+      every(60_000, () => releases.refreshDue(), 'release feeds');
+      void releases.refreshDue();
+    }
     await sources.start();
     worker.start();
     status.recordChecks().catch((error) => app.log.warn({ err: error }, 'status checks failed'));
@@ -397,10 +551,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onClose', async () => {
     overload.stop();
     for (const timer of timers) clearInterval(timer);
+    await releases.stop();
     await sources.stop();
     await engine.idle();
+    await crisisDetector.release().catch(() => undefined);
     await nlp.close();
     await worker.stop();
+    await stream.close();
+    await outbound.close();
     try {
       await usage.flush();
     } catch (error) {

@@ -340,11 +340,6 @@ export function loadConfig(env: Env = process.env): Config {
       }
     }
   }
-  for (const hazard of ['usgs', 'environment_agency']) {
-    if (sources.includes(hazard)) {
-      throw new ConfigError('SOURCES', `source ${hazard} (a hazard feed) is not available in this version`);
-    }
-  }
   if (sources.includes('rss') && urlList(env, 'RSS_FEEDS').length === 0) {
     throw new ConfigError('RSS_FEEDS', 'must list at least one feed URL when SOURCES includes rss');
   }

@@ -45,7 +45,7 @@ describe('configuration', () => {
       [{ LLM_BASE_URL: 'ftp://x' }, 'LLM_BASE_URL'],
       [{ RELEASE_FEEDS: 'x=notaurl' }, 'RELEASE_FEEDS'],
       [{ SOURCES: 'rss' }, 'RSS_FEEDS'],
-      [{ SOURCES: 'demo,usgs' }, 'SOURCES'],
+      [{ SOURCES: 'demo,usgs,quakes' }, 'SOURCES'],
       [{ REDDIT_SUBREDDITS: 'r/all' }, 'REDDIT_SUBREDDITS'],
       [{ SOURCE_POLL_INTERVAL_SECONDS: '0' }, 'SOURCE_POLL_INTERVAL_SECONDS'],
       [{ DEMO_SPEED: 'fast' }, 'DEMO_SPEED'],

@@ -1,4 +1,4 @@
-// `crestwatch` CLI: migrate, users create, keys create|list|revoke, ingest, seed.
+// `crestwatch` CLI: migrate, users create, keys create|list|revoke, ingest, seed, blog import.
 import fs from 'node:fs';
 import readline from 'node:readline';
 import { parseArgs } from 'node:util';
@@ -6,6 +6,9 @@ import { type Config, ConfigError, loadConfig } from '../config.ts';
 import { isPlanName, PLAN_NAMES } from '../modules/accounts/plans.ts';
 import { AccountsService, type Actor, ALL_PERMISSIONS } from '../modules/accounts/service.ts';
 import { AccountsStore } from '../modules/accounts/store.ts';
+import { importPosts, markdownFiles } from '../modules/content/blog/import.ts';
+import { BlogService } from '../modules/content/blog/service.ts';
+import { BlogStore } from '../modules/content/blog/store.ts';
 import { SignalsService } from '../modules/signals/service.ts';
 import { demoSignals } from '../modules/signals/sources/demo.ts';
 import type { SourceSignal } from '../modules/signals/sources/types.ts';
@@ -35,6 +38,8 @@ Commands:
                                             item per line); --process also turns them into trends
   seed --demo [--hours 72] [--seed N]       store the demo simulator's signals for the last 1–720 hours
                                             and process them into trends (safe to re-run)
+  blog import DIR                           load DIR/*.md (front matter + Markdown) as blog posts; a post
+                                            whose slug exists is updated (safe to re-run)
 
 Plans: ${PLAN_NAMES.join(', ')}. Configuration comes from the environment (see .env.example).`;
 
@@ -465,6 +470,36 @@ async function run(argv: string[]): Promise<void> {
           `Took ${((Date.now() - started) / 1000).toFixed(1)} s.`,
       );
     });
+    return;
+  }
+
+  if (command === 'blog' && sub === 'import') {
+    const dir = positionals[2];
+    if (!dir || positionals.length > 3) throw new UsageError('blog import needs one DIR');
+    if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
+      throw new UsageError(`${dir} is not a directory`);
+    }
+    const handle = openDatabase(config.database);
+    try {
+      await migrateToLatest(handle);
+      const blog = new BlogService(new BlogStore(handle.db), systemClock);
+      const progress = new Progress({
+        label: 'import',
+        total: markdownFiles(dir).length,
+        unit: 'files',
+        everyItems: 100,
+      });
+      const summary = await importPosts(blog, dir, (done) => progress.update(done, done));
+      progress.finish();
+      for (const failure of summary.failed) console.log(`  ${failure.file}: ${failure.reason}`);
+      console.log(
+        `${summary.files} files: created ${summary.created}, updated ${summary.updated}, ` +
+          `failed ${summary.failed.length}`,
+      );
+      if (summary.failed.length > 0) process.exitCode = 1;
+    } finally {
+      await handle.close();
+    }
     return;
   }
 

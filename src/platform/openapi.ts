@@ -4,6 +4,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
 import { API_VERSION, type Config } from '../config.ts';
+import { webhookEventsDocument } from '../modules/webhooks/openapi.ts';
 import type { Access } from './auth.ts';
 import { ProblemSchema } from './schemas.ts';
 
@@ -101,6 +102,8 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
           'and alerts pushed into the tools teams use. Errors are RFC 9457 problem+json.',
       },
       servers,
+      // Outbound event payloads (see the webhooks module).
+      webhooks: webhookEventsDocument() as never,
       components: {
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer', description: '`Authorization: Bearer <API_KEY>`' },
@@ -113,6 +116,11 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
         { name: 'signals', description: 'Signal ingestion (permission `ingest`)' },
         { name: 'trends', description: 'Trends with explainable metrics, and the category taxonomy' },
         { name: 'meta', description: 'Plans, status and the API description' },
+        { name: 'webhooks', description: 'Signed outbound alerts: subscriptions, executions, redelivery' },
+        {
+          name: 'integrations',
+          description: 'Team chat, forum ads, ad targeting (OAuth) and workflow automation',
+        },
       ],
     },
     transformObject: (documentObject) => {

@@ -1659,7 +1659,20 @@ function seedFor(name: string): number {
 // ---------------------------------------------------------------- the test
 
 before(async () => {
-  ctx = await buildTestApp();
+  // OAuth apps configured (pointing nowhere) so `auth` routes answer, rather than 503 integration_not_configured.
+  const oauthApp = (prefix: string, id: string, secret: string) => ({
+    [`${prefix}_${id}`]: `${prefix.toLowerCase()}-client`,
+    [`${prefix}_${secret}`]: `${prefix.toLowerCase()}-secret`,
+    [`${prefix}_AUTH_BASE_URL`]: 'http://127.0.0.1:9',
+    [`${prefix}_API_BASE_URL`]: 'http://127.0.0.1:9',
+  });
+  ctx = await buildTestApp({
+    env: {
+      ...oauthApp('CHAT', 'CLIENT_ID', 'CLIENT_SECRET'),
+      ...oauthApp('FORUM_ADS', 'CLIENT_ID', 'CLIENT_SECRET'),
+      ...oauthApp('SOCIAL_ADS', 'APP_ID', 'APP_SECRET'),
+    },
+  });
   const openapi = await ctx.app.inject({ method: 'GET', url: '/api/openapi.json' });
   assert.equal(openapi.statusCode, 200, openapi.body);
   doc = JSON.parse(openapi.body) as OpenApiDoc;

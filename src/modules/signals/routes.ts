@@ -31,6 +31,17 @@ export async function signalRoutes(app: App, { signals, sources }: Services): Pr
       bodyLimit: TEN_MIB,
       // Item errors do not fail the batch: they are reported per item. Anything else is still a 400.
       attachValidation: true,
+      // Batch-level mistakes are refused here, before the idempotency check (a later preHandler): a bad
+      // request is a 400 whatever key it carries, and is never stored.
+      preHandler: (request, _reply, done) => {
+        const failure = request.validationError;
+        if (failure) {
+          const errors = (failure as { validation?: FastifySchemaValidationError[] }).validation ?? [];
+          if (errors.length === 0 || !errors.every((e) => ITEM_PATH.test(e.instancePath)))
+            return done(failure);
+        }
+        done();
+      },
       schema: {
         tags: ['signals'],
         summary: 'Ingest signals',
@@ -43,11 +54,6 @@ export async function signalRoutes(app: App, { signals, sources }: Services): Pr
       },
     },
     async (request, reply) => {
-      const failure = request.validationError;
-      if (failure) {
-        const errors = (failure as { validation?: FastifySchemaValidationError[] }).validation ?? [];
-        if (errors.length === 0 || !errors.every((e) => ITEM_PATH.test(e.instancePath))) throw failure;
-      }
       const body = request.body as { signals: unknown[] };
       return reply.code(202).send(await signals.ingest(body.signals));
     },

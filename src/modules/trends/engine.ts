@@ -14,6 +14,8 @@ export interface EngineOptions {
   pruneSignals: (before: number) => Promise<unknown>;
   /** Called after a pass that recorded events, so the job worker picks them up at once. */
   onEvents?: () => void;
+  /** Runs at the end of every pass (the crisis detector reads the same signals). */
+  afterPass?: () => Promise<unknown>;
 }
 
 export interface TickResult extends ProcessResult {
@@ -50,6 +52,7 @@ export class TrendEngine {
       this.lastRetentionHour = hour;
       await this.applyRetention();
     }
+    await this.options.afterPass?.();
     return { ...processed, recomputed: trends, events };
   }
 

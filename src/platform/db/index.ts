@@ -81,9 +81,16 @@ export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]>
     provider: migrationProvider(handle.dialect),
     migrationTableSchema,
   });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  // Kysely's table check scans every schema's catalog (has_schema_privilege per schema), which fails with
+  // 3F000 when another schema is dropped at that moment (other deployments or test runs on the same
+  // database); nothing was migrated then, so the check is simply asked again.
+  for (let attempt = 1; ; attempt++) {
+    const { error, results } = await migrator.migrateToLatest();
+    if (!error) return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+    const dropped = (error as { code?: string }).code === '3F000' && (results ?? []).length === 0;
+    if (!dropped || attempt >= 5) throw error instanceof Error ? error : new Error(String(error));
+    await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+  }
 }
 
 export async function pingDatabase(db: DB): Promise<void> {

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { dailyStatus, uptimePercent } from '../../../src/modules/content/status/history.ts';
-import { ManualClock } from '../../../src/platform/clock.ts';
+import type { PollingSource } from '../../../src/modules/signals/sources/types.ts';
+import { DAY_MS, ManualClock } from '../../../src/platform/clock.ts';
 import { buildTestApp, call } from '../../helpers/app.ts';
 import { testRedisUrl } from '../../helpers/db.ts';
+import { send, standIn } from '../signals/sources/stand-in.ts';
 
 describe('status page', () => {
   test('/status lists live component checks with an overall status', async () => {
@@ -63,6 +65,99 @@ describe('status page', () => {
       assert.equal(res.data.uptime_percentages.database, 100);
       assert.equal(res.data.daily_statuses['2026-11-20'].feed, 'degraded');
       assert.equal(res.data.daily_statuses['2026-11-20'].api, 'operational');
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  test('each configured source is a component, degraded while it fails', async () => {
+    let failing = true;
+    const server = await standIn((_req, res) =>
+      failing
+        ? send(res, 502, 'bad gateway')
+        : send(res, 200, '<rss version="2.0"><channel><title>T</title></channel></rss>'),
+    );
+    const clock = new ManualClock(Date.parse('2026-11-20T00:00:00Z'));
+    const ctx = await buildTestApp({ clock, env: { SOURCES: 'rss', RSS_FEEDS: `news=${server.url}/feed` } });
+    try {
+      const component = async () =>
+        (await call(ctx.app, 'GET', '/status')).data.components.find(
+          (c: { name: string }) => c.name === 'rss',
+        );
+      assert.equal((await component()).status, 'operational');
+      const source = ctx.app.services.sources.sources[0] as PollingSource;
+      await ctx.app.services.sources.pollOnce(source);
+      clock.advance(3000); // past the 2 s /status cache
+      const failed = await component();
+      assert.equal(failed.status, 'degraded');
+      assert.match(failed.description, /answered 502/);
+      failing = false;
+      await ctx.app.services.sources.pollOnce(source);
+      clock.advance(3000);
+      assert.equal((await component()).status, 'operational');
+    } finally {
+      await ctx.close();
+      await server.close();
+    }
+  });
+
+  test('the LLM provider is a component when configured: its /models answers decide', async () => {
+    let answer = 200;
+    const server = await standIn((req, res) => {
+      assert.equal(req.url, '/v1/models');
+      assert.equal(req.headers.authorization, 'Bearer sk-test');
+      send(res, answer, answer === 200 ? '{"object":"list","data":[]}' : '{"error":"no"}', {
+        'content-type': 'application/json',
+      });
+    });
+    const clock = new ManualClock(Date.parse('2026-11-20T00:00:00Z'));
+    const ctx = await buildTestApp({
+      clock,
+      env: { LLM_BASE_URL: `${server.url}/v1`, LLM_API_KEY: 'sk-test', LLM_MODEL: 'test' },
+    });
+    try {
+      const llm = async () => {
+        clock.advance(31_000); // past the status and provider caches
+        return (await call(ctx.app, 'GET', '/status')).data.components.find(
+          (c: { name: string }) => c.name === 'llm',
+        );
+      };
+      assert.equal((await llm()).status, 'operational');
+      answer = 401;
+      const refused = await llm();
+      assert.equal(refused.status, 'outage');
+      assert.match(refused.description, /refused the API key/);
+      assert.doesNotMatch(refused.description, /sk-test/);
+      answer = 429;
+      assert.equal((await llm()).status, 'degraded');
+      await server.close();
+      assert.equal((await llm()).status, 'outage');
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  test('no llm component without LLM_BASE_URL', async () => {
+    const ctx = await buildTestApp();
+    try {
+      const res = await call(ctx.app, 'GET', '/status');
+      assert.ok(!res.data.components.some((c: { name: string }) => c.name === 'llm'));
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  test('history keeps 30 days of stored checks', async () => {
+    const clock = new ManualClock(Date.parse('2026-10-01T12:00:00Z'));
+    const ctx = await buildTestApp({ clock });
+    try {
+      await ctx.app.services.status.recordChecks();
+      clock.advance(40 * DAY_MS);
+      await ctx.app.services.status.recordChecks();
+      const res = await call(ctx.app, 'GET', '/status/history');
+      assert.deepEqual(Object.keys(res.data.daily_statuses), ['2026-11-10']);
+      const stored = await ctx.app.services.db.selectFrom('status_checks').select('checked_at').execute();
+      assert.ok(stored.every((row) => Number(row.checked_at) >= clock.now() - 31 * DAY_MS));
     } finally {
       await ctx.close();
     }

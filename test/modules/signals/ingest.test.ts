@@ -130,6 +130,29 @@ describe('POST /api/signals', () => {
     assert.equal(tooMany.data.errors[0].path, 'body.signals');
   });
 
+  test('a batch-level mistake is a 400 even with an Idempotency-Key already used, and is not stored', async () => {
+    const headers = { 'idempotency-key': 'ingest-reuse-1' };
+    const first = await call(ctx.app, 'POST', '/api/signals', {
+      key: ingestKey,
+      headers,
+      body: { signals: [signal('idem-1')] },
+    });
+    assert.equal(first.statusCode, 202);
+    const bad = await call(ctx.app, 'POST', '/api/signals', {
+      key: ingestKey,
+      headers,
+      body: { signals: [signal('idem-2')], dry_run: true },
+    });
+    assertProblem(bad, 400);
+    const replay = await call(ctx.app, 'POST', '/api/signals', {
+      key: ingestKey,
+      headers,
+      body: { signals: [signal('idem-1')] },
+    });
+    assert.equal(replay.headers['idempotent-replayed'], 'true');
+    assert.deepEqual(replay.data, first.data);
+  });
+
   test('a full batch of 1,000 is accepted, bodies up to 10 MiB', async () => {
     const batch = Array.from({ length: 1000 }, (_, i) =>
       signal(`big${i}`, { text: `${'word '.repeat(300)} ${i}` }),

@@ -41,7 +41,11 @@ export async function statusRoutes(app: App, { status }: Services): Promise<void
       schema: {
         tags: ['meta'],
         summary: 'Live status of each component',
-        description: 'Checks run live (cached for 2 s). The overall status is the worst component status.',
+        description:
+          'Checks run live (cached for 2 s): `api`, `database`, `jobs` (queue lag), `redis` (when configured), ' +
+          'each configured signal source by id and each release feed by name (degraded while failing), and ' +
+          '`llm` when an LLM provider is configured (its `/models`, asked at most every 30 s). The overall ' +
+          'status is the worst component status.',
         response: { 200: StatusResponse },
       },
     },

@@ -91,10 +91,15 @@ export class StatusService {
 
   private readonly clock: Clock;
 
-  /** Later modules (sources, LLM provider, release feeds) add their components here. */
+  /** Further components (sources, LLM provider, release feeds: see app.ts) are added here. */
   register(name: string, check: Check): void {
     this.checks.set(name, check);
     this.cached = null;
+  }
+
+  /** Registered component names, in order. */
+  names(): string[] {
+    return [...this.checks.keys()];
   }
 
   async runChecks(): Promise<{ name: string; result: CheckResult }[]> {

@@ -1,0 +1,432 @@
+// SQL of the crisis module. Methods that change state take the transaction's executor.
+import { type Insertable, type Selectable, type SqlBool, sql, type Updateable } from 'kysely';
+import type { DB } from '../../platform/db/index.ts';
+import type {
+  CrisisEventsTable,
+  CrisisEvidenceTable,
+  CrisisHazardsTable,
+  CrisisMentionsTable,
+  CrisisReviewsTable,
+} from './tables.ts';
+
+export type EventRow = Selectable<CrisisEventsTable>;
+export type EvidenceRow = Selectable<CrisisEvidenceTable>;
+export type ReviewRow = Selectable<CrisisReviewsTable>;
+export type MentionRow = Selectable<CrisisMentionsTable>;
+export type HazardRow = Selectable<CrisisHazardsTable>;
+
+export interface SignalRow {
+  id: number;
+  source: string;
+  external_id: string;
+  text: string;
+  title: string | null;
+  url: string | null;
+  author: string | null;
+  engagement: string | null;
+  observed_at: number;
+}
+
+export interface ListFilter {
+  userId: number;
+  status?: string;
+  severity?: string;
+  /** 'social', or a source id that must appear in the evidence. */
+  source?: string;
+  freshness?: 'fresh' | 'stale' | 'missing';
+  reviewStatus?: string;
+  keyword?: string;
+  location?: string;
+  detectedFrom?: number;
+  detectedTo?: number;
+  now: number;
+  order: 'asc' | 'desc';
+  limit: number;
+  offset: number;
+}
+
+function likeEscape(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+const CHUNK = 200;
+
+export class CrisisStore {
+  constructor(readonly db: DB) {}
+
+  // --- detector input -------------------------------------------------------------------------------
+
+  async cursor(name: string): Promise<number | null> {
+    const row = await this.db
+      .selectFrom('crisis_cursor')
+      .select('position')
+      .where('name', '=', name)
+      .executeTakeFirst();
+    return row ? Number(row.position) : null;
+  }
+
+  async setCursor(name: string, position: number): Promise<void> {
+    await this.db
+      .insertInto('crisis_cursor')
+      .values({ name, position })
+      .onConflict((oc) => oc.column('name').doUpdateSet({ position }))
+      .execute();
+  }
+
+  /** One detector at a time across instances: takes or renews the lease; false while another holds it. */
+  async lease(holder: string, now: number, until: number): Promise<boolean> {
+    await this.db
+      .insertInto('crisis_cursor')
+      .values({ name: 'lease', position: 0, holder: null })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .execute();
+    const result = await this.db
+      .updateTable('crisis_cursor')
+      .set({ position: until, holder })
+      .where('name', '=', 'lease')
+      .where((eb) => eb.or([eb('position', '<', now), eb('holder', '=', holder)]))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async release(holder: string): Promise<void> {
+    await this.db
+      .updateTable('crisis_cursor')
+      .set({ position: 0, holder: null })
+      .where('name', '=', 'lease')
+      .where('holder', '=', holder)
+      .execute();
+  }
+
+  async maxSignalId(): Promise<number> {
+    const row = await this.db
+      .selectFrom('signals')
+      .select((eb) => eb.fn.max('id').as('m'))
+      .executeTakeFirst();
+    return row?.m === null || row?.m === undefined ? 0 : Number(row.m);
+  }
+
+  signalsAfter(id: number, limit: number): Promise<SignalRow[]> {
+    return this.db
+      .selectFrom('signals')
+      .select(['id', 'source', 'external_id', 'text', 'title', 'url', 'author', 'engagement', 'observed_at'])
+      .where('id', '>', id)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+  }
+
+  /** Active interests of every user (the watch list). */
+  watchedInterests(): Promise<{ user_id: number; keyword: string; key: string }[]> {
+    return this.db
+      .selectFrom('topic_interests')
+      .select(['user_id', 'keyword', 'key'])
+      .where('status', '=', 'active')
+      .orderBy('id')
+      .execute();
+  }
+
+  async insertMentions(rows: Insertable<CrisisMentionsTable>[]): Promise<void> {
+    for (let i = 0; i < rows.length; i += CHUNK) {
+      await this.db
+        .insertInto('crisis_mentions')
+        .values(rows.slice(i, i + CHUNK))
+        .onConflict((oc) => oc.columns(['key', 'signal_id']).doNothing())
+        .execute();
+    }
+  }
+
+  mentionsBetween(key: string, from: number, to: number, limit = 5000): Promise<MentionRow[]> {
+    return this.db
+      .selectFrom('crisis_mentions')
+      .selectAll()
+      .where('key', '=', key)
+      .where('observed_at', '>', from)
+      .where('observed_at', '<=', to)
+      .orderBy('observed_at')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+  }
+
+  async mentionTimes(key: string, from: number, to: number): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('crisis_mentions')
+      .select('observed_at')
+      .where('key', '=', key)
+      .where('observed_at', '>=', from)
+      .where('observed_at', '<', to)
+      .limit(100_000)
+      .execute();
+    return rows.map((r) => Number(r.observed_at));
+  }
+
+  async pruneMentions(before: number): Promise<void> {
+    await this.db.deleteFrom('crisis_mentions').where('observed_at', '<', before).execute();
+  }
+
+  /** The best trend for an interest key: the same key, else the busiest trend containing it as whole words. */
+  async trendForKey(executor: DB, key: string): Promise<{ id: number; title: string } | null> {
+    const exact = await executor
+      .selectFrom('trends')
+      .select(['id', 'title'])
+      .where('key', '=', key)
+      .executeTakeFirst();
+    if (exact) return exact;
+    const k = likeEscape(key);
+    const row = await executor
+      .selectFrom('trends')
+      .select(['id', 'title'])
+      .where((eb) =>
+        eb.or([
+          sql<SqlBool>`key like ${`${k} %`} escape '\\'`,
+          sql<SqlBool>`key like ${`% ${k}`} escape '\\'`,
+          sql<SqlBool>`key like ${`% ${k} %`} escape '\\'`,
+        ]),
+      )
+      .orderBy('mentions', 'desc')
+      .orderBy('id')
+      .executeTakeFirst();
+    return row ?? null;
+  }
+
+  // --- hazards --------------------------------------------------------------------------------------
+
+  async upsertHazard(row: Insertable<CrisisHazardsTable>): Promise<void> {
+    await this.db
+      .insertInto('crisis_hazards')
+      .values(row)
+      .onConflict((oc) =>
+        oc
+          .columns(['source', 'reference_id'])
+          .doUpdateSet((eb) => ({
+            revision_hash: eb.ref('excluded.revision_hash'),
+            title: eb.ref('excluded.title'),
+            place: eb.ref('excluded.place'),
+            areas: eb.ref('excluded.areas'),
+            latitude: eb.ref('excluded.latitude'),
+            longitude: eb.ref('excluded.longitude'),
+            magnitude: eb.ref('excluded.magnitude'),
+            alert: eb.ref('excluded.alert'),
+            provider_severity: eb.ref('excluded.provider_severity'),
+            severity: eb.ref('excluded.severity'),
+            source_state: eb.ref('excluded.source_state'),
+            url: eb.ref('excluded.url'),
+            excerpt: eb.ref('excluded.excerpt'),
+            observed_at: eb.ref('excluded.observed_at'),
+            retrieved_at: eb.ref('excluded.retrieved_at'),
+            pending: 1,
+          }))
+          .where('crisis_hazards.revision_hash', '<>', row.revision_hash),
+      )
+      .execute();
+  }
+
+  pendingHazards(limit: number): Promise<HazardRow[]> {
+    return this.db
+      .selectFrom('crisis_hazards')
+      .selectAll()
+      .where('pending', '=', 1)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+  }
+
+  hazardsSince(since: number, limit = 2000): Promise<HazardRow[]> {
+    return this.db
+      .selectFrom('crisis_hazards')
+      .selectAll()
+      .where('observed_at', '>=', since)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+  }
+
+  async markHazardDone(id: number, revisionHash: string): Promise<void> {
+    await this.db
+      .updateTable('crisis_hazards')
+      .set({ pending: 0 })
+      .where('id', '=', id)
+      .where('revision_hash', '=', revisionHash)
+      .execute();
+  }
+
+  locationSettings(): Promise<{ user_id: number; location_query: string | null }[]> {
+    return this.db
+      .selectFrom('resilience_settings')
+      .select(['user_id', 'location_query'])
+      .where('location_query', 'is not', null)
+      .execute();
+  }
+
+  settings(userId: number) {
+    return this.db
+      .selectFrom('resilience_settings')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+  }
+
+  async putSettings(userId: number, locationQuery: string | null, now: number): Promise<void> {
+    await this.db
+      .insertInto('resilience_settings')
+      .values({ user_id: userId, location_query: locationQuery, updated_at: now })
+      .onConflict((oc) =>
+        oc.column('user_id').doUpdateSet({ location_query: locationQuery, updated_at: now }),
+      )
+      .execute();
+  }
+
+  // --- events ---------------------------------------------------------------------------------------
+
+  find(executor: DB, userId: number, id: number): Promise<EventRow | undefined> {
+    return executor
+      .selectFrom('crisis_events')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
+  byId(executor: DB, id: number): Promise<EventRow | undefined> {
+    return executor.selectFrom('crisis_events').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** The event a watch (interest key or hazard reference) is growing: social ones only while surging. */
+  openFor(executor: DB, userId: number, kind: string, watchKey: string): Promise<EventRow | undefined> {
+    return executor
+      .selectFrom('crisis_events')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('kind', '=', kind)
+      .where('watch_key', '=', watchKey)
+      .$if(kind === 'social', (qb) => qb.where('source_state', '=', 'surging'))
+      .orderBy('id', 'desc')
+      .executeTakeFirst();
+  }
+
+  surgingSocialKeys(): Promise<{ watch_key: string }[]> {
+    return this.db
+      .selectFrom('crisis_events')
+      .select('watch_key')
+      .distinct()
+      .where('kind', '=', 'social')
+      .where('source_state', '=', 'surging')
+      .execute();
+  }
+
+  async insertEvent(executor: DB, row: Insertable<CrisisEventsTable>): Promise<EventRow> {
+    return executor.insertInto('crisis_events').values(row).returningAll().executeTakeFirstOrThrow();
+  }
+
+  async updateEvent(executor: DB, id: number, patch: Updateable<CrisisEventsTable>): Promise<void> {
+    await executor.updateTable('crisis_events').set(patch).where('id', '=', id).execute();
+  }
+
+  /** Inserts evidence items that are new for the event; returns how many were. */
+  async addEvidence(executor: DB, rows: Insertable<CrisisEvidenceTable>[]): Promise<number> {
+    let added = 0;
+    for (let i = 0; i < rows.length; i += CHUNK) {
+      const result = await executor
+        .insertInto('crisis_evidence')
+        .values(rows.slice(i, i + CHUNK))
+        .onConflict((oc) => oc.columns(['event_id', 'source_id', 'reference_id', 'content_hash']).doNothing())
+        .returning('id')
+        .execute();
+      added += result.length;
+    }
+    return added;
+  }
+
+  evidence(executor: DB, eventId: number): Promise<EvidenceRow[]> {
+    return executor
+      .selectFrom('crisis_evidence')
+      .selectAll()
+      .where('event_id', '=', eventId)
+      .orderBy('id')
+      .execute();
+  }
+
+  reviews(executor: DB, eventId: number): Promise<ReviewRow[]> {
+    return executor
+      .selectFrom('crisis_reviews')
+      .selectAll()
+      .where('event_id', '=', eventId)
+      .orderBy('id')
+      .execute();
+  }
+
+  async insertReview(executor: DB, row: Insertable<CrisisReviewsTable>): Promise<void> {
+    await executor.insertInto('crisis_reviews').values(row).execute();
+  }
+
+  async activeSevere(userId: number): Promise<EventRow[]> {
+    return this.db
+      .selectFrom('crisis_events')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('status', '=', 'active')
+      .where('severity_rank', '>=', 3)
+      .orderBy('severity_rank', 'desc')
+      .orderBy('id')
+      .limit(500)
+      .execute();
+  }
+
+  async list(filter: ListFilter): Promise<{ rows: EventRow[]; total: number }> {
+    const base = this.db
+      .selectFrom('crisis_events as e')
+      .where('e.user_id', '=', filter.userId)
+      .$if(filter.status !== undefined, (qb) => qb.where('e.status', '=', filter.status!))
+      .$if(filter.severity !== undefined, (qb) => qb.where('e.severity', '=', filter.severity!))
+      .$if(filter.reviewStatus !== undefined, (qb) => qb.where('e.review_status', '=', filter.reviewStatus!))
+      .$if(filter.detectedFrom !== undefined, (qb) => qb.where('e.detected_at', '>=', filter.detectedFrom!))
+      .$if(filter.detectedTo !== undefined, (qb) => qb.where('e.detected_at', '<', filter.detectedTo!))
+      .$if(filter.source === 'social', (qb) => qb.where('e.kind', '=', 'social'))
+      .$if(filter.source !== undefined && filter.source !== 'social', (qb) =>
+        qb.where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom('crisis_evidence as v')
+              .select('v.id')
+              .whereRef('v.event_id', '=', 'e.id')
+              .where('v.source_id', '=', filter.source!),
+          ),
+        ),
+      )
+      .$if(filter.freshness === 'missing', (qb) => qb.where('e.evidence_as_of', 'is', null))
+      .$if(filter.freshness === 'fresh', (qb) =>
+        qb.where(
+          sql<SqlBool>`e.evidence_as_of is not null and e.evidence_as_of + e.freshness_window_ms >= ${filter.now}`,
+        ),
+      )
+      .$if(filter.freshness === 'stale', (qb) =>
+        qb.where(
+          sql<SqlBool>`e.evidence_as_of is not null and e.evidence_as_of + e.freshness_window_ms < ${filter.now}`,
+        ),
+      )
+      .$if(filter.keyword !== undefined, (qb) => {
+        const pattern = `%${likeEscape(filter.keyword!.toLowerCase())}%`;
+        return qb.where((eb) =>
+          eb.or([
+            sql<SqlBool>`lower(e.title) like ${pattern} escape '\\'`,
+            sql<SqlBool>`lower(coalesce(e.impacted_entity, '')) like ${pattern} escape '\\'`,
+            sql<SqlBool>`lower(e.source_keywords) like ${pattern} escape '\\'`,
+          ]),
+        );
+      })
+      .$if(filter.location !== undefined, (qb) => {
+        const pattern = `%${likeEscape(filter.location!.toLowerCase())}%`;
+        return qb.where(sql<SqlBool>`lower(coalesce(e.location, '')) like ${pattern} escape '\\'`);
+      });
+    const totalRow = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const rows = await base
+      .selectAll('e')
+      .orderBy('e.detected_at', filter.order)
+      .orderBy('e.id', filter.order)
+      .limit(filter.limit)
+      .offset(filter.offset)
+      .execute();
+    return { rows, total: Number(totalRow.n) };
+  }
+}

@@ -1,0 +1,64 @@
+// The text sentiment classifier behind an insight's sentiment figures: the mean of two general-purpose
+// lexicon scorers, VADER's compound (negation, intensifiers, "but" contrast, punctuation and caps emphasis)
+// and wink-nlp's sentiment (a separate AFINN-derived lexicon with its own negation and emoji handling).
+// Averaging two independent lexicons covers words one of them lacks; neither lexicon is edited here.
+// The decision thresholds are VADER's published cut-offs (±0.05); a text between them is neutral.
+// Quality is measured by `npm run eval` (scripts/eval/sentiment.eval.ts).
+import { createRequire } from 'node:module';
+import type { Model } from 'wink-eng-lite-web-model';
+import type { WinkMethods } from 'wink-nlp';
+import { compound } from '../trends/sentiment.ts';
+
+export type TextSentiment = 'positive' | 'negative' | 'neutral';
+
+const MAX_CHARS = 2000;
+const POSITIVE = 0.05;
+const NEGATIVE = -0.05;
+
+const requireCjs = createRequire(import.meta.url);
+let wink: WinkMethods | null = null;
+
+function winkNlp(): WinkMethods {
+  if (wink === null) {
+    const winkNLP = requireCjs('wink-nlp') as typeof import('wink-nlp').default;
+    const model = requireCjs('wink-eng-lite-web-model') as Model;
+    wink = winkNLP(model);
+  }
+  return wink;
+}
+
+/** wink-nlp's document sentiment in [-1, 1] (0 when it cannot score the text). */
+export function winkScore(text: string): number {
+  const input = text.length > MAX_CHARS ? text.slice(0, MAX_CHARS) : text;
+  if (input.trim() === '') return 0;
+  try {
+    const nlp = winkNlp();
+    const score = nlp.readDoc(input).out(nlp.its.sentiment) as unknown as number;
+    return Number.isFinite(score) ? Math.max(-1, Math.min(1, score)) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** The combined score in [-1, 1]: mean of VADER compound and wink-nlp sentiment. */
+export function sentimentScore(text: string | null | undefined): number {
+  if (typeof text !== 'string' || text.trim() === '') return 0;
+  const input = text.length > MAX_CHARS ? text.slice(0, MAX_CHARS) : text;
+  const score = (compound(input) + winkScore(input)) / 2;
+  return score === 0 ? 0 : score;
+}
+
+export function categoryOf(score: number): TextSentiment {
+  if (score >= POSITIVE) return 'positive';
+  if (score <= NEGATIVE) return 'negative';
+  return 'neutral';
+}
+
+/** The sentiment category of one text. */
+export function classifySentiment(text: string | null | undefined): {
+  score: number;
+  category: TextSentiment;
+} {
+  const score = sentimentScore(text);
+  return { score, category: categoryOf(score) };
+}

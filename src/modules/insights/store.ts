@@ -1,0 +1,188 @@
+// All SQL of the insights module: stored insights, tasks, and the signal sample an analysis reads.
+import { type Selectable, sql, type Transaction } from 'kysely';
+import type { Database, DB, Dialect } from '../../platform/db/index.ts';
+import type { AiInsightsTable, InsightTasksTable } from './tables.ts';
+
+export type Executor = DB | Transaction<Database>;
+export type TaskRow = Selectable<InsightTasksTable>;
+export type InsightRow = Selectable<AiInsightsTable>;
+
+export interface SearchFilter {
+  key_theme?: string;
+  audience_keyword?: string;
+  sentiment_category?: string;
+  topic_category?: string;
+  trend_name?: string;
+  limit: number;
+  offset: number;
+}
+
+/** `%text%` for LIKE with `\` as the escape character. */
+export function containsPattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export class InsightsStore {
+  constructor(
+    readonly db: DB,
+    readonly dialect: Dialect,
+  ) {}
+
+  transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(work);
+  }
+
+  findTrend(id: number) {
+    return this.db.selectFrom('trends').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async surfacesOf(trendId: number, limit: number): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('trend_surfaces')
+      .select('surface')
+      .where('trend_id', '=', trendId)
+      .orderBy('count', 'desc')
+      .orderBy('surface')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.surface);
+  }
+
+  /** Recent signals whose text, title or keywords contain one of `needles` (lower-case), newest first. */
+  async signalsContaining(needles: string[], since: number, limit: number) {
+    if (needles.length === 0) return [];
+    return this.db
+      .selectFrom('signals')
+      .select(['text', 'title', 'source', 'observed_at', 'url', 'location', 'lang', 'keywords'])
+      .where('observed_at', '>=', since)
+      .where((eb) =>
+        eb.or(
+          needles.flatMap((needle) => {
+            const p = containsPattern(needle);
+            return [
+              eb(sql`lower(text)`, 'like', sql`${p} escape '\\'`),
+              eb(sql`lower(coalesce(title, ''))`, 'like', sql`${p} escape '\\'`),
+              eb(sql`lower(coalesce(keywords, ''))`, 'like', sql`${p} escape '\\'`),
+            ];
+          }),
+        ),
+      )
+      .orderBy('observed_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+  }
+
+  /** Serialises one user's charge-and-enqueue on PostgreSQL (SQLite transactions are serial anyway). */
+  async lockUser(trx: Transaction<Database>, userId: number): Promise<void> {
+    if (this.dialect === 'postgres') {
+      await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
+    }
+  }
+
+  async userPlan(userId: number): Promise<string | undefined> {
+    const row = await this.db.selectFrom('users').select('plan').where('id', '=', userId).executeTakeFirst();
+    return row?.plan;
+  }
+
+  async chargedSince(executor: Executor, userId: number, since: number): Promise<number> {
+    const row = await executor
+      .selectFrom('insight_tasks')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('user_id', '=', userId)
+      .where('charged', '=', 1)
+      .where('created_at', '>=', since)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  pendingTask(executor: Executor, userId: number, trendId: number, kind: string) {
+    return executor
+      .selectFrom('insight_tasks')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('trend_id', '=', trendId)
+      .where('kind', '=', kind)
+      .where('status', 'in', ['queued', 'running'])
+      .orderBy('created_at', 'desc')
+      .executeTakeFirst();
+  }
+
+  async insertTask(executor: Executor, row: TaskRow): Promise<void> {
+    await executor.insertInto('insight_tasks').values(row).execute();
+  }
+
+  getTask(id: string) {
+    return this.db.selectFrom('insight_tasks').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async updateTask(executor: Executor, id: string, patch: Partial<TaskRow>): Promise<void> {
+    await executor.updateTable('insight_tasks').set(patch).where('id', '=', id).execute();
+  }
+
+  /** Stores an insight as the user's latest for its trend; returns its id. */
+  async insertInsight(
+    trx: Transaction<Database>,
+    row: Omit<InsightRow, 'id' | 'is_latest'>,
+  ): Promise<number> {
+    await trx
+      .updateTable('ai_insights')
+      .set({ is_latest: 0 })
+      .where('user_id', '=', row.user_id)
+      .where('trend_id', '=', row.trend_id)
+      .where('is_latest', '=', 1)
+      .execute();
+    const inserted = await trx
+      .insertInto('ai_insights')
+      .values({ ...row, is_latest: 1 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return Number(inserted.id);
+  }
+
+  latestInsight(userId: number, trendId: number) {
+    return this.db
+      .selectFrom('ai_insights')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('trend_id', '=', trendId)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+  }
+
+  /** The user's latest insight per trend matching every given filter, newest first. */
+  async search(userId: number, f: SearchFilter): Promise<{ rows: InsightRow[]; total: number }> {
+    let q = this.db.selectFrom('ai_insights').where('user_id', '=', userId).where('is_latest', '=', 1);
+    const like = (column: string, text: string) =>
+      sql<boolean>`lower(${sql.ref(column)}) like ${containsPattern(text)} escape '\\'`;
+    if (f.key_theme) q = q.where(like('themes_text', f.key_theme));
+    if (f.audience_keyword) q = q.where(like('audience_text', f.audience_keyword));
+    if (f.trend_name) q = q.where(like('trend_name', f.trend_name));
+    if (f.sentiment_category) q = q.where('sentiment_category', '=', f.sentiment_category);
+    if (f.topic_category) {
+      const name = f.topic_category.toLowerCase();
+      const prefix = `${name.replace(/[\\%_]/g, (c) => `\\${c}`)}/%`;
+      q = q.where((eb) =>
+        eb.or([
+          eb(sql`lower(topic_category)`, '=', name),
+          eb(sql`lower(topic_category)`, 'like', sql`${prefix} escape '\\'`),
+        ]),
+      );
+    }
+    const total = await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
+    const rows = await q
+      .selectAll()
+      .orderBy('generated_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(f.limit)
+      .offset(f.offset)
+      .execute();
+    return { rows, total: Number(total?.n ?? 0) };
+  }
+
+  /** Marks a trend's metric snapshots out of date so the next recompute pass refreshes them. */
+  async markTrendDirty(trendId: number): Promise<void> {
+    await this.db.updateTable('trends').set({ dirty: 1 }).where('id', '=', trendId).execute();
+  }
+}

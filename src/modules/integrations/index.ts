@@ -1,0 +1,98 @@
+// Builds the OAuth integrations (chat, forum ads, social ads) and wires their jobs and event listeners.
+import type { Config } from '../../config.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { SecretBox } from '../../platform/crypto.ts';
+import type { DB } from '../../platform/db/index.ts';
+import type { DomainEvents } from '../../platform/events.ts';
+import type { JobQueue } from '../../platform/jobs/queue.ts';
+import type { JobWorker } from '../../platform/jobs/worker.ts';
+import type { AccountsService } from '../accounts/service.ts';
+import type { TrendsService } from '../trends/service.ts';
+import { type AdsDeps, AdsService } from './ads/service.ts';
+import { CHAT_POST_JOB, ChatService } from './chat/service.ts';
+import { FORUM_ADS_DELIVERY_JOB, ForumAdsService } from './forum-ads/service.ts';
+import { OAuthService } from './oauth.ts';
+import { MetaClient } from './providers/meta.ts';
+import { RedditClient } from './providers/reddit.ts';
+import { SlackClient } from './providers/slack.ts';
+import { IntegrationsStore } from './store.ts';
+
+export const TREND_EVENTS = ['trend.velocity.crossed', 'trend.lifecycle.changed'];
+export const CRISIS_EVENTS = ['crisis.event.opened', 'crisis.event.escalated', 'crisis.event.resolved'];
+
+export interface Integrations {
+  store: IntegrationsStore;
+  oauth: OAuthService;
+  chat: ChatService;
+  forumAds: ForumAdsService;
+  ads: AdsService;
+}
+
+export function createIntegrations(deps: {
+  db: DB;
+  config: Config;
+  clock: Clock;
+  box: SecretBox;
+  accounts: AccountsService;
+  jobs: JobQueue;
+  worker: JobWorker;
+  events: DomainEvents;
+  trends: TrendsService;
+  insights?: AdsDeps['insights'];
+  crisis?: AdsDeps['crisis'];
+  log?: { warn(obj: object, msg: string): void };
+}): Integrations {
+  const now = () => deps.clock.now();
+  const store = new IntegrationsStore(deps.db);
+  const oauth = new OAuthService({
+    store,
+    box: deps.box,
+    clock: deps.clock,
+    accounts: deps.accounts,
+    publicBaseUrl: deps.config.publicBaseUrl,
+    log: deps.log,
+  });
+  const slack = new SlackClient(deps.config.chat, now);
+  const reddit = new RedditClient(deps.config.forumAds, now);
+  const meta = new MetaClient(deps.config.socialAds);
+  oauth.register(slack);
+  oauth.register(reddit);
+  oauth.register(meta);
+  const poke = () => deps.worker.poke();
+  const chat = new ChatService({
+    store,
+    oauth,
+    slack,
+    jobs: deps.jobs,
+    clock: deps.clock,
+    poke,
+    log: deps.log,
+  });
+  const forumAds = new ForumAdsService({
+    store,
+    oauth,
+    reddit,
+    jobs: deps.jobs,
+    clock: deps.clock,
+    poke,
+    log: deps.log,
+  });
+  const ads = new AdsService({
+    store,
+    oauth,
+    meta,
+    clock: deps.clock,
+    accounts: deps.accounts,
+    trends: deps.trends,
+    insights: deps.insights,
+    crisis: deps.crisis,
+  });
+
+  deps.worker.register(CHAT_POST_JOB, (job) => chat.deliver(job as Parameters<ChatService['deliver']>[0]));
+  deps.worker.register(FORUM_ADS_DELIVERY_JOB, (job) =>
+    forumAds.deliver(job as Parameters<ForumAdsService['deliver']>[0]),
+  );
+  for (const type of TREND_EVENTS) deps.events.on(type, (event) => chat.onTrendEvent(event));
+  for (const type of CRISIS_EVENTS) deps.events.on(type, (event) => chat.onCrisisEvent(event));
+  return { store, oauth, chat, forumAds, ads };
+}

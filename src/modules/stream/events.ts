@@ -1,0 +1,57 @@
+// Turns domain events into live-stream messages (published once; every process fans out to its clients).
+import type { DomainEvent, DomainEvents } from '../../platform/events.ts';
+import { TREND_LIFECYCLE_EVENT, TREND_VELOCITY_EVENT } from '../trends/recompute.ts';
+import {
+  alertBody,
+  type CrisisData,
+  crisisBody,
+  derivedNextSteps,
+  type LifecycleData,
+  lifecycleBody,
+  messageId,
+  type VelocityData,
+} from '../webhooks/payloads.ts';
+import { CRISIS_EVENT_TYPES } from '../webhooks/wiring.ts';
+import { type StreamHub, trendKeysOf } from './hub.ts';
+
+function update(data: VelocityData | LifecycleData, stage?: string) {
+  return {
+    trend_id: data.trend_id,
+    trend_name: data.trend_name,
+    category: data.category,
+    velocity: data.velocity,
+    volume: data.volume,
+    ...(stage ? { lifecycle_stage: stage } : {}),
+  };
+}
+
+export function registerStreamEvents(events: DomainEvents, hub: StreamHub, baseUrl: string): void {
+  events.on(TREND_VELOCITY_EVENT, async (event: DomainEvent) => {
+    const data = event.data as unknown as VelocityData;
+    const trend_keys = trendKeysOf(data.trend_name);
+    const body = alertBody(messageId(event.id), event, data, baseUrl, derivedNextSteps(data, {}));
+    await hub.publish({ type: 'trend.alert.created', data: body, trend_keys });
+    await hub.publish({ type: 'trend.update', data: update(data), trend_keys });
+  });
+  events.on(TREND_LIFECYCLE_EVENT, async (event: DomainEvent) => {
+    const data = event.data as unknown as LifecycleData;
+    const trend_keys = trendKeysOf(data.trend_name);
+    await hub.publish({
+      type: 'trend.lifecycle.changed',
+      data: lifecycleBody(messageId(event.id), event, data, baseUrl),
+      trend_keys,
+    });
+    await hub.publish({ type: 'trend.update', data: update(data, data.to_stage), trend_keys });
+  });
+  for (const type of CRISIS_EVENT_TYPES) {
+    events.on(type, async (event: DomainEvent) => {
+      const data = event.data as unknown as CrisisData;
+      if (!Number.isInteger(data.user_id)) return;
+      await hub.publish({
+        type: event.type,
+        data: crisisBody(messageId(event.id), event, data),
+        user_id: data.user_id,
+      });
+    });
+  }
+}

@@ -1,0 +1,71 @@
+// The OpenAPI `webhooks` section: every body Crestwatch POSTs to a subscriber, with the delivery headers.
+
+import { CrisisBody, DigestBody, TestBody, TrendAlertBody, TrendLifecycleBody } from './schemas.ts';
+import { USER_AGENT } from './service.ts';
+
+const plain = (schema: unknown) => JSON.parse(JSON.stringify(schema)) as Record<string, unknown>;
+
+const HEADERS = [
+  ['webhook-id', 'Equals the body’s `id`; the same on every retry and redelivery (dedupe on it).'],
+  ['webhook-timestamp', 'Unix seconds of this attempt (fresh on every attempt).'],
+  [
+    'webhook-signature',
+    '`v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">`, keyed with the secret’s ' +
+      'decoded bytes (the part after `whsec_`, base64). Space-separated, one per secret during a rotation.',
+  ],
+  [
+    'X-Webhook-Signature',
+    '`sha256=<hex HMAC-SHA256 of the raw body>`, same key; comma-separated during a rotation.',
+  ],
+  ['User-Agent', `\`${USER_AGENT}\``],
+] as const;
+
+function operation(summary: string, description: string, schema: unknown) {
+  return {
+    post: {
+      summary,
+      description:
+        `${description} Retried on network errors, timeouts (10 s), 429 and 5xx with exponential backoff ` +
+        'and jitter (honouring `Retry-After`) for up to 24 h; 410 disables the subscription.',
+      parameters: HEADERS.map(([name, text]) => ({
+        name,
+        in: 'header',
+        required: true,
+        description: text,
+        schema: { type: 'string' },
+      })),
+      requestBody: { required: true, content: { 'application/json': { schema: plain(schema) } } },
+      responses: {
+        '2XX': { description: 'Received; any 2xx counts as delivered.' },
+        '410': { description: 'Gone: the subscription is disabled.' },
+      },
+    },
+  };
+}
+
+export function webhookEventsDocument(): Record<string, unknown> {
+  return {
+    'trend.alert.created': operation(
+      'Trend alert',
+      '`trend_velocity` subscriptions: a matching trend’s velocity score crossed `threshold_value` upward ' +
+        '(at most once per `cooldown_seconds` per trend).',
+      TrendAlertBody,
+    ),
+    'trend.lifecycle.changed': operation(
+      'Trend lifecycle change',
+      '`trend_lifecycle` subscriptions: a matching trend changed stage.',
+      TrendLifecycleBody,
+    ),
+    'crisis.event': operation(
+      'Crisis event opened, escalated or resolved',
+      '`crisis_event` subscriptions: one of your crisis events opened, rose in severity or subsided.',
+      CrisisBody,
+    ),
+    digest: operation(
+      'Digest',
+      '`delivery_mode: digest`: once per cooldown window when anything matched.',
+      DigestBody,
+    ),
+    'webhook.test': operation('Test delivery', 'Sent by `POST …/webhooks/{id}/test`.', TestBody),
+  };
+}

@@ -1,0 +1,27 @@
+// Connects the webhooks service to the domain events and the job worker.
+
+import type { DomainEvents } from '../../platform/events.ts';
+import type { JobWorker } from '../../platform/jobs/worker.ts';
+import { CRISIS_EVENT_ESCALATED, CRISIS_EVENT_OPENED, CRISIS_EVENT_RESOLVED } from '../crisis/events.ts';
+import { TREND_LIFECYCLE_EVENT, TREND_VELOCITY_EVENT } from '../trends/recompute.ts';
+import {
+  DELIVER_JOB,
+  type DeliverPayload,
+  DIGEST_JOB,
+  type DigestPayload,
+  type WebhooksService,
+} from './service.ts';
+
+export const CRISIS_EVENT_TYPES = [CRISIS_EVENT_OPENED, CRISIS_EVENT_ESCALATED, CRISIS_EVENT_RESOLVED];
+
+export function registerWebhookHandlers(
+  webhooks: WebhooksService,
+  events: DomainEvents,
+  worker: JobWorker,
+): void {
+  events.on(TREND_VELOCITY_EVENT, (event) => webhooks.onTrendVelocity(event));
+  events.on(TREND_LIFECYCLE_EVENT, (event) => webhooks.onTrendLifecycle(event));
+  for (const type of CRISIS_EVENT_TYPES) events.on(type, (event) => webhooks.onCrisis(event));
+  worker.register<DeliverPayload>(DELIVER_JOB, (job) => webhooks.deliver(job));
+  worker.register<DigestPayload>(DIGEST_JOB, (job) => webhooks.closeDigest(job));
+}

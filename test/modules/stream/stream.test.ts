@@ -1,0 +1,317 @@
+// The live stream: auth and entitlement before the upgrade, trend filters, crisis ownership, heartbeats,
+// back-pressure, and fan-out across processes through Redis.
+import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import WebSocket from 'ws';
+import { loggerOptions } from '../../../src/app.ts';
+import { StreamHub } from '../../../src/modules/stream/hub.ts';
+import { ManualClock, systemClock } from '../../../src/platform/clock.ts';
+import { LocalPubSub } from '../../../src/platform/pubsub.ts';
+import { assertProblem, buildTestApp, call, createUser, type TestContext } from '../../helpers/app.ts';
+import { testRedisPrefix, testRedisUrl } from '../../helpers/db.ts';
+import { waitFor } from '../webhooks/receiver.ts';
+
+interface Client {
+  ws: WebSocket;
+  messages: { type: string; data: Record<string, unknown>; sent_at: string; at: number }[];
+}
+
+function baseUrl(ctx: TestContext): string {
+  const { port } = ctx.app.server.address() as AddressInfo;
+  return `ws://127.0.0.1:${port}`;
+}
+
+/** Opens a client; rejects with the HTTP status when the server refuses the upgrade. */
+function connect(url: string, headers: Record<string, string> = {}): Promise<Client> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, { headers });
+    const client: Client = { ws, messages: [] };
+    ws.on('message', (raw) => client.messages.push({ ...JSON.parse(String(raw)), at: Date.now() }));
+    ws.once('open', () => resolve(client));
+    ws.once('unexpected-response', (_req, res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => {
+        body += c;
+      });
+      res.on('end', () =>
+        reject(
+          Object.assign(new Error(`HTTP ${res.statusCode}`), {
+            status: res.statusCode,
+            body,
+            headers: res.headers,
+          }),
+        ),
+      );
+    });
+    ws.once('error', reject);
+  });
+}
+
+async function refused(url: string, headers: Record<string, string> = {}) {
+  try {
+    const c = await connect(url, headers);
+    c.ws.close();
+  } catch (error) {
+    return error as Error & { status: number; body: string; headers: Record<string, string> };
+  }
+  throw new Error('the upgrade was accepted');
+}
+
+const signals = (prefix: string, text: string, n: number) =>
+  Array.from({ length: n }, (_, i) => ({
+    source: 'reddit',
+    external_id: `${prefix}${i}`,
+    text: `${text} ${i}`,
+  }));
+
+describe('GET /ws/trends-live', () => {
+  let ctx: TestContext;
+  let scale: { key: string; userId: number };
+  let scale2: { key: string; userId: number };
+  let developer: { key: string };
+  let ingest: string;
+  const clients: Client[] = [];
+  const clock = new ManualClock(Date.now());
+
+  before(async () => {
+    ctx = await buildTestApp({ clock });
+    await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+    ctx.app.services.worker.start();
+    scale = await createUser(ctx, 'scale');
+    scale2 = await createUser(ctx, 'scale');
+    developer = await createUser(ctx, 'developer');
+    ingest = (await createUser(ctx, 'enterprise', ['read', 'ingest'])).key;
+    // Warm the text pipeline so the timed ingest below measures the service, not first-use set-up.
+    await call(ctx.app, 'POST', '/api/signals', {
+      key: ingest,
+      body: { signals: signals('warm', 'Warmup words', 1) },
+    });
+    await ctx.app.services.engine.tick();
+  });
+  after(async () => {
+    for (const c of clients) c.ws.terminate();
+    await ctx.close();
+  });
+
+  test('a developer-plan key → 403 before the upgrade; no key → 401; a bad filter → 400', async () => {
+    const url = `${baseUrl(ctx)}/ws/trends-live`;
+    const forbidden = await refused(url, { authorization: `Bearer ${developer.key}` });
+    assert.equal(forbidden.status, 403);
+    assert.match(String(forbidden.headers['content-type']), /application\/problem\+json/);
+    assert.equal(JSON.parse(forbidden.body).code, 'plan_not_entitled');
+    assert.equal((await refused(url)).status, 401);
+    assert.equal((await refused(`${url}?token=cw_nope`)).status, 401);
+    const many = Array.from({ length: 51 }, (_, i) => `t${i}`).join(',');
+    assert.equal((await refused(`${url}?trends=${many}`, { 'x-api-key': scale.key })).status, 400);
+  });
+
+  test('a plain GET without the upgrade → 426 problem+json', async () => {
+    const res = await call(ctx.app, 'GET', '/ws/trends-live', { key: scale.key });
+    assertProblem(res, 426);
+    assert.equal(res.headers.upgrade, 'websocket');
+  });
+
+  test('the token query is accepted and never logged', async () => {
+    const c = await connect(`${baseUrl(ctx)}/ws/trends-live?token=${scale.key}`);
+    clients.push(c);
+    assert.equal(c.ws.readyState, WebSocket.OPEN);
+    const serializer = (
+      loggerOptions(ctx.config) as { serializers: { req: (r: unknown) => { url: string } } }
+    ).serializers.req;
+    const logged = serializer({
+      method: 'GET',
+      url: `/ws/trends-live?token=${scale.key}&trends=ai`,
+      ip: '1',
+    });
+    assert.equal(logged.url.includes(scale.key), false);
+    assert.match(logged.url, /token=\[redacted\]/);
+    c.ws.close();
+  });
+
+  test('a scale client gets trend.alert.created for its trends within 1 s of the ingest, nothing else', async () => {
+    const filtered = await connect(`${baseUrl(ctx)}/ws/trends-live?trends=Zorblax,llms`, {
+      authorization: `Bearer ${scale.key}`,
+    });
+    const everything = await connect(`${baseUrl(ctx)}/ws/trends-live`, { 'x-api-key': scale2.key });
+    clients.push(filtered, everything);
+    const started = Date.now();
+    const res = await call(ctx.app, 'POST', '/api/signals', {
+      key: ingest,
+      body: {
+        signals: [
+          ...signals('z', 'Zorblax is everywhere today', 30),
+          ...signals('q', 'Quibbleflux is everywhere today', 30),
+        ],
+      },
+    });
+    assert.equal(res.statusCode, 202);
+    // What the background timer does every second.
+    await ctx.app.services.engine.tick();
+    const alert = await waitFor('the alert', () =>
+      filtered.messages.find((m) => m.type === 'trend.alert.created'),
+    );
+    assert.ok(alert.at - started < 1000, `delivered ${alert.at - started} ms after the ingest`);
+    assert.equal(alert.data.trend_name, 'Zorblax');
+    assert.equal(alert.data.event, 'trend.alert.created');
+    for (const field of [
+      'trend_id',
+      'category',
+      'severity',
+      'velocity',
+      'timestamp',
+      'summary',
+      'source_link',
+      'recommended_next_steps',
+    ]) {
+      assert.ok(field in alert.data, field);
+    }
+    assert.ok(Date.parse(alert.sent_at) > 0);
+    await waitFor('the unfiltered client sees Quibbleflux', () =>
+      everything.messages.find((m) => m.data.trend_name === 'Quibbleflux'),
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    const names = new Set(filtered.messages.map((m) => m.data.trend_name));
+    assert.deepEqual([...names], ['Zorblax'], 'nothing for trends outside the filter');
+    assert.ok(filtered.messages.some((m) => m.type === 'trend.update'));
+  });
+
+  test('crisis events reach only their owner', async () => {
+    const mine = await connect(`${baseUrl(ctx)}/ws/trends-live?trends=nothing-matches`, {
+      authorization: `Bearer ${scale.key}`,
+    });
+    const theirs = await connect(`${baseUrl(ctx)}/ws/trends-live`, { authorization: `Bearer ${scale2.key}` });
+    clients.push(mine, theirs);
+    const at = clock.now();
+    await ctx.app.services.events.record(ctx.app.services.db, {
+      id: `crisis.event.escalated:7:${at}`,
+      type: 'crisis.event.escalated',
+      occurred_at: at,
+      data: {
+        crisis_event_id: 7,
+        user_id: scale.userId,
+        title: 'Recall rumours',
+        severity: 'critical',
+        status: 'active',
+        impacted_entity: 'Acme',
+        detected_at: new Date(at).toISOString(),
+        summary: 'Rumours of a recall.',
+        source_link: 'http://localhost:3000/api/intelligence/crisis-events/7',
+        trend_id: null,
+        source_keywords: [],
+      },
+    });
+    const got = await waitFor('the crisis message', () =>
+      mine.messages.find((m) => m.type === 'crisis.event.escalated'),
+    );
+    assert.equal(got.data.crisis_event_id, 7);
+    await new Promise((r) => setTimeout(r, 200));
+    assert.equal(theirs.messages.filter((m) => m.type.startsWith('crisis.')).length, 0);
+  });
+});
+
+describe('StreamHub', () => {
+  function fakeSocket(bufferedAmount = 0) {
+    const socket = {
+      OPEN: 1,
+      readyState: 1,
+      bufferedAmount,
+      sent: [] as string[],
+      terminated: false,
+      pings: 0,
+      handlers: new Map<string, () => void>(),
+      send(text: string) {
+        this.sent.push(text);
+        this.bufferedAmount += text.length;
+      },
+      terminate() {
+        this.terminated = true;
+        this.readyState = 3;
+      },
+      ping() {
+        this.pings++;
+      },
+      close() {},
+      on(event: string, fn: () => void) {
+        this.handlers.set(event, fn);
+      },
+    };
+    return socket;
+  }
+
+  test('a client that does not read is dropped once its backlog passes the bound; others carry on', async () => {
+    const hub = new StreamHub(new LocalPubSub(), systemClock, {
+      maxBufferedBytes: 10_000,
+      heartbeatMs: 60_000,
+    });
+    const slow = fakeSocket();
+    const fast = fakeSocket();
+    hub.add({ socket: slow as never, userId: 1, trends: null, alive: true });
+    hub.add({ socket: fast as never, userId: 2, trends: null, alive: true });
+    const big = 'x'.repeat(1000);
+    for (let i = 0; i < 30; i++) {
+      hub.fanOut({ type: 'trend.update', data: { big }, trend_keys: ['a'] });
+      fast.bufferedAmount = 0; // this one reads
+    }
+    assert.equal(slow.terminated, true);
+    assert.ok(slow.bufferedAmount <= 10_000, 'never buffered past the bound');
+    assert.equal(fast.terminated, false);
+    assert.equal(fast.sent.length, 30);
+    assert.equal(hub.size, 1);
+    assert.equal(hub.dropped, 1);
+    await hub.close();
+  });
+
+  test('heartbeat: pings every interval and drops a client that stopped answering', async () => {
+    const hub = new StreamHub(new LocalPubSub(), systemClock, { heartbeatMs: 20 });
+    await hub.start();
+    const answering = fakeSocket();
+    const silent = fakeSocket();
+    hub.add({ socket: answering as never, userId: 1, trends: null, alive: true });
+    hub.add({ socket: silent as never, userId: 1, trends: null, alive: true });
+    const pong = answering.handlers.get('pong')!;
+    const timer = setInterval(pong, 5);
+    await waitFor('the silent client dropped', () => silent.terminated || undefined, 2000);
+    clearInterval(timer);
+    assert.ok(answering.pings >= 2);
+    assert.equal(answering.terminated, false);
+    await hub.close();
+  });
+});
+
+describe('fan-out across processes', { skip: !testRedisUrl && 'needs TEST_REDIS_URL' }, () => {
+  test('an event handled by one instance reaches a client of another through Redis', async () => {
+    const prefix = testRedisPrefix();
+    const a = await buildTestApp({ redisPrefix: prefix });
+    const b = await buildTestApp({ redisPrefix: prefix, database: a.database, operatorKey: a.operatorKey });
+    try {
+      await b.app.listen({ port: 0, host: '127.0.0.1' });
+      const user = await createUser(a, 'scale');
+      const client = await connect(`${baseUrl(b)}/ws/trends-live`, { authorization: `Bearer ${user.key}` });
+      a.app.services.worker.start();
+      const at = Date.now();
+      await a.app.services.events.record(a.app.services.db, {
+        id: `trend.lifecycle.changed:3:rising:${at}`,
+        type: 'trend.lifecycle.changed',
+        occurred_at: at,
+        data: {
+          trend_id: 3,
+          trend_name: 'Far away',
+          category: 'Other',
+          velocity: 30,
+          volume: 9,
+          from_stage: 'emerging',
+          to_stage: 'rising',
+        },
+      });
+      const got = await waitFor('the message via Redis', () =>
+        client.messages.find((m) => m.type === 'trend.lifecycle.changed'),
+      );
+      assert.equal(got.data.trend_name, 'Far away');
+      client.ws.terminate();
+    } finally {
+      await b.close();
+      await a.close();
+    }
+  });
+});
