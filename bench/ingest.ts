@@ -10,20 +10,19 @@ import { generateApiKey } from '../src/modules/accounts/service.ts';
 import { demoSignals } from '../src/modules/signals/sources/demo.ts';
 import { toIngestItem } from '../src/modules/signals/sources/runner.ts';
 import { compound } from '../src/modules/trends/sentiment.ts';
-import { type BenchSettings, makeTempDir, progress, removeDir, startTarget, type Target } from './lib.ts';
+import {
+  type BenchSettings,
+  makeTempDir,
+  progress,
+  removeDir,
+  setting,
+  startTarget,
+  type Target,
+} from './lib.ts';
 
 const BATCH = 500;
 const GOAL_PER_SECOND = 10_000;
 const GOAL_RATIO = 0.5;
-
-function setting(name: string, fallback: number): number {
-  const raw = process.env[name]?.trim();
-  if (!raw) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1)
-    throw new Error(`${name} must be a whole number > 0 (got ${raw})`);
-  return value;
-}
 
 type Item = ReturnType<typeof toIngestItem>;
 

@@ -59,6 +59,16 @@ export function benchSettings(): BenchSettings {
 const started = performance.now();
 
 /** A timestamped progress line on stderr (the report itself goes to stdout). */
+/** A whole-number setting from the environment (> 0), or the default. */
+export function setting(name: string, fallback: number): number {
+  const raw = process.env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1)
+    throw new Error(`${name} must be a whole number > 0 (got ${raw})`);
+  return value;
+}
+
 export function progress(message: string): void {
   const seconds = ((performance.now() - started) / 1000).toFixed(1).padStart(5);
   process.stderr.write(`[${seconds}s] ${message}\n`);

@@ -1,8 +1,8 @@
-// `npm run bench`: three scenarios, each measured against a baseline in the same run.
+// `npm run bench`: five scenarios, each measured against a baseline in the same run.
 // - pipeline: the overhead of Crestwatch's request pipeline (auth, burst limit, quota, usage counting, hooks,
 //   response schema) on GET /api/user/profile, against a bare Fastify app serving the same JSON (goal ≥ 0.6);
 // - trends: GET /api/trends?limit=20 over a few hundred demo trends, against the same bare app (goal ≥ 0.6);
-// - ingest: signals/s through POST /api/signals until metrics are current (bench/ingest.ts).
+// - ingest: signals/s through POST /api/signals until metrics are current (bench/ingest.ts);
 // - webhooks, stream: signed deliveries/s and latency to 1,000 subscriptions, stream fan-out to 1,000
 //   clients (bench/webhooks.ts).
 // BENCH_SCENARIOS picks some (comma list; default all).

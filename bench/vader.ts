@@ -5,15 +5,7 @@
 import vader from 'vader-sentiment';
 import { demoSignals } from '../src/modules/signals/sources/demo.ts';
 import { vaderCompound } from '../src/modules/trends/vader.ts';
-
-function setting(name: string, fallback: number): number {
-  const raw = process.env[name]?.trim();
-  if (!raw) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1)
-    throw new Error(`${name} must be a whole number > 0 (got ${raw})`);
-  return value;
-}
+import { setting } from './lib.ts';
 
 const COUNT = setting('BENCH_VADER_TEXTS', 20_000);
 const ROUNDS = setting('BENCH_VADER_ROUNDS', 5);

@@ -21,16 +21,15 @@ import { systemClock } from '../src/platform/clock.ts';
 import { type DatabaseHandle, openDatabase } from '../src/platform/db/index.ts';
 import { DomainEvents } from '../src/platform/events.ts';
 import { JobQueue } from '../src/platform/jobs/index.ts';
-import { type BenchSettings, makeTempDir, progress, removeDir, startTarget, type Target } from './lib.ts';
-
-function setting(name: string, fallback: number): number {
-  const raw = process.env[name]?.trim();
-  if (!raw) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1)
-    throw new Error(`${name} must be a whole number > 0 (got ${raw})`);
-  return value;
-}
+import {
+  type BenchSettings,
+  makeTempDir,
+  progress,
+  removeDir,
+  setting,
+  startTarget,
+  type Target,
+} from './lib.ts';
 
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;

@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import { isoString } from '../../platform/clock.ts';
 import type { DomainEvent } from '../../platform/events.ts';
+import type { CrisisDomainEventData } from '../crisis/events.ts';
 import type { Filters, Severity } from './schemas.ts';
 import { SEVERITIES } from './schemas.ts';
 
@@ -92,19 +93,8 @@ export interface LifecycleData {
   to_stage: string;
 }
 
-export interface CrisisData {
-  crisis_event_id: number;
-  user_id: number;
-  title: string;
-  severity: string;
-  status: string;
-  impacted_entity: string | null;
-  detected_at: string;
-  summary: string;
-  source_link: string;
-  trend_id: number | null;
-  source_keywords: string[];
-}
+/** The crisis module's event data, as recorded. */
+export type CrisisData = CrisisDomainEventData;
 
 export function trendLink(baseUrl: string, trendId: number): string {
   return `${baseUrl.replace(/\/+$/, '')}/api/trends/${trendId}`;
