@@ -317,7 +317,9 @@ export function analyzeOffline(input: AnalyzerInput): AIInsight {
       ? complaints.slice(0, 3).map((c) => `complaints about ${c.label}`)
       : [];
   const keyThemesList = [...complaintThemes, ...themes].slice(0, MAX_THEMES);
-  if (keyThemesList.length === 0) keyThemesList.push(`${lowerName} ${leaf.toLowerCase()}`.trim());
+  // Too few mentions for recurring phrases: the trend's own name in its category says the most.
+  if (keyThemesList.length === 0)
+    keyThemesList.push(leaf === 'Other' ? lowerName : `${lowerName} ${leaf.toLowerCase()}`.trim());
   const found = questionsOf(scored);
   const questions =
     found.length > 0
@@ -432,7 +434,10 @@ export function analyzeOffline(input: AnalyzerInput): AIInsight {
         ? `Address the frustration head-on (${complaints[0]!.label}) with facts and what is being done.`
         : `Acknowledge the criticism of ${name} and answer it with facts.`,
     );
-  else angles.push(`Amplify the enthusiasm: user stories and examples of ${name} in use.`);
+  else if (sentimentCategory === 'positive')
+    angles.push(`Amplify the enthusiasm: user stories and examples of ${name} in use.`);
+  else
+    angles.push(`Inform rather than persuade: a plain explainer of ${name} with the facts people ask about.`);
   if (buying) angles.push(`Meet buying intent: comparisons, pricing and honest reviews of ${name}.`);
   const formats = [
     ...new Set([
