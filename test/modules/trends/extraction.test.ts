@@ -239,6 +239,17 @@ describe('extractCandidates', () => {
     assert.equal(found.has('tuesday'), false);
   });
 
+  test('dates and amounts are not names; a month that is also a word is one only when capitalised', () => {
+    const found = byKey(
+      extractCandidates({
+        text: 'Thousands joined the climate march in Berlin on Saturday, raising 5 million in March',
+      }),
+    );
+    assert.equal(found.get('berlin')?.type, 'entity');
+    assert.ok(found.has('climate march'));
+    for (const key of ['thousand', 'saturday', 'march', 'million']) assert.equal(found.has(key), false, key);
+  });
+
   test('multi-word names and connectors stay together', () => {
     const found = byKey(
       extractCandidates({
