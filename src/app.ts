@@ -44,7 +44,7 @@ import { createSources } from './modules/signals/sources/index.ts';
 import { SourceRunner } from './modules/signals/sources/runner.ts';
 import { SourceStateStore } from './modules/signals/sources/store.ts';
 import { SignalsStore } from './modules/signals/store.ts';
-import { registerStreamEvents } from './modules/stream/events.ts';
+import { registerStreamEvents, trendUpdates } from './modules/stream/events.ts';
 import { StreamHub } from './modules/stream/hub.ts';
 import { streamRoutes } from './modules/stream/routes.ts';
 import { TrendEngine } from './modules/trends/engine.ts';
@@ -297,6 +297,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerStreamEvents(events, stream, config.publicBaseUrl);
   const recomputer = new MetricsRecomputer(trendsStore, trends, events, clock, {
     thresholds: () => webhooks.thresholds(),
+    onSnapshots: (views) => {
+      stream
+        .publishMany(trendUpdates(views))
+        .catch((error) => app.log.warn({ err: error }, 'trend updates not published'));
+    },
   });
   const crisisDetector = new CrisisDetector(new CrisisStore(db), events, clock, config);
   const crisis = new CrisisService(new CrisisStore(db), crisisDetector, clock, config);

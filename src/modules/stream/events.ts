@@ -1,6 +1,7 @@
 // Turns domain events into live-stream messages (published once; every process fans out to its clients).
 import type { DomainEvent, DomainEvents } from '../../platform/events.ts';
 import { TREND_LIFECYCLE_EVENT, TREND_VELOCITY_EVENT } from '../trends/recompute.ts';
+import type { TrendItemView } from '../trends/service.ts';
 import {
   alertBody,
   type CrisisData,
@@ -12,17 +13,27 @@ import {
   type VelocityData,
 } from '../webhooks/payloads.ts';
 import { CRISIS_EVENT_TYPES } from '../webhooks/wiring.ts';
-import { type StreamHub, trendKeysOf } from './hub.ts';
+import { type StreamEnvelope, type StreamHub, trendKeysOf } from './hub.ts';
 
-function update(data: VelocityData | LifecycleData, stage?: string) {
-  return {
-    trend_id: data.trend_id,
-    trend_name: data.trend_name,
-    category: data.category,
-    velocity: data.velocity,
-    volume: data.volume,
-    ...(stage ? { lifecycle_stage: stage } : {}),
-  };
+/** `trend.update` messages for freshly recomputed trends (24-hour snapshot). */
+export function trendUpdates(views: TrendItemView[]): StreamEnvelope[] {
+  return views.map((view) => ({
+    type: 'trend.update',
+    data: {
+      trend_id: view.id,
+      trend_name: view.title,
+      category: view.category,
+      volume: view.volume,
+      velocity: view.velocity_score,
+      velocity_1h: view.velocity_1h,
+      growth: view.growth,
+      lifecycle_stage: view.lifecycle_stage,
+      sentiment: view.sentiment,
+      sentiment_category: view.sentiment_category,
+      timestamp: view.timestamp,
+    },
+    trend_keys: trendKeysOf(view.title),
+  }));
 }
 
 export function registerStreamEvents(events: DomainEvents, hub: StreamHub, baseUrl: string): void {
@@ -31,7 +42,6 @@ export function registerStreamEvents(events: DomainEvents, hub: StreamHub, baseU
     const trend_keys = trendKeysOf(data.trend_name);
     const body = alertBody(messageId(event.id), event, data, baseUrl, derivedNextSteps(data, {}));
     await hub.publish({ type: 'trend.alert.created', data: body, trend_keys });
-    await hub.publish({ type: 'trend.update', data: update(data), trend_keys });
   });
   events.on(TREND_LIFECYCLE_EVENT, async (event: DomainEvent) => {
     const data = event.data as unknown as LifecycleData;
@@ -41,7 +51,6 @@ export function registerStreamEvents(events: DomainEvents, hub: StreamHub, baseU
       data: lifecycleBody(messageId(event.id), event, data, baseUrl),
       trend_keys,
     });
-    await hub.publish({ type: 'trend.update', data: update(data, data.to_stage), trend_keys });
   });
   for (const type of CRISIS_EVENT_TYPES) {
     events.on(type, async (event: DomainEvent) => {

@@ -4,7 +4,7 @@
 // data exceeds the bound is dropped, so a slow reader can never grow the server's memory.
 import type { WebSocket } from 'ws';
 import type { Clock } from '../../platform/clock.ts';
-import type { PubSub } from '../../platform/pubsub.ts';
+import { LocalPubSub, type PubSub } from '../../platform/pubsub.ts';
 import { normaliseKey } from '../trends/extraction.ts';
 
 export const STREAM_CHANNEL = 'stream:events';
@@ -79,13 +79,15 @@ export class StreamHub {
 
   async start(): Promise<void> {
     this.unsubscribe = await this.pubsub.subscribe(STREAM_CHANNEL, (message) => {
-      let envelope: StreamEnvelope;
+      let parsed: StreamEnvelope | { batch: StreamEnvelope[] };
       try {
-        envelope = JSON.parse(message) as StreamEnvelope;
+        parsed = JSON.parse(message) as StreamEnvelope | { batch: StreamEnvelope[] };
       } catch {
         return;
       }
-      this.fanOut(envelope);
+      if ('batch' in parsed && Array.isArray(parsed.batch))
+        for (const envelope of parsed.batch) this.fanOut(envelope);
+      else this.fanOut(parsed as StreamEnvelope);
     });
     this.timer = setInterval(() => this.heartbeat(), this.heartbeatMs);
     this.timer.unref();
@@ -94,6 +96,14 @@ export class StreamHub {
   /** Sends to every matching client in every process. */
   publish(envelope: StreamEnvelope): Promise<void> {
     return this.pubsub.publish(STREAM_CHANNEL, JSON.stringify(envelope));
+  }
+
+  /** Several messages as one pub/sub message (a recompute pass's trend updates). */
+  publishMany(envelopes: StreamEnvelope[]): Promise<void> {
+    if (envelopes.length === 0) return Promise.resolve();
+    // In-process pub/sub reaches only this process: with no client here nobody would read them.
+    if (this.pubsub instanceof LocalPubSub && this.clients.size === 0) return Promise.resolve();
+    return this.pubsub.publish(STREAM_CHANNEL, JSON.stringify({ batch: envelopes }));
   }
 
   add(client: StreamClient): void {

@@ -27,6 +27,8 @@ export interface RecomputeOptions {
   /** Extra velocity thresholds to watch (e.g. those of webhook subscriptions). */
   thresholds?: () => Promise<number[]> | number[];
   batchSize?: number;
+  /** Called after each committed batch with the new default-period views (live `trend.update` messages). */
+  onSnapshots?: (views: TrendItemView[]) => void;
 }
 
 /** The events a snapshot change raises (pure, exported for tests). */
@@ -161,6 +163,10 @@ export class MetricsRecomputer {
       recorded = events.length;
     });
     this.trends.snapshotsChanged();
+    if (this.options.onSnapshots) {
+      const index = SNAPSHOT_PERIODS.indexOf(EVENT_PERIOD);
+      this.options.onSnapshots([...views.values()].map((list) => list[index]!).filter((v) => v.volume > 0));
+    }
     return { trends: dirty.length, events: recorded };
   }
 }

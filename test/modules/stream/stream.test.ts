@@ -176,6 +176,31 @@ describe('GET /ws/trends-live', () => {
     assert.ok(filtered.messages.some((m) => m.type === 'trend.update'));
   });
 
+  test('every recompute sends trend.update with the new numbers, even without an alert', async () => {
+    const client = await connect(`${baseUrl(ctx)}/ws/trends-live?trends=Wobblewick`, {
+      authorization: `Bearer ${scale.key}`,
+    });
+    clients.push(client);
+    const res = await call(ctx.app, 'POST', '/api/signals', {
+      key: ingest,
+      body: { signals: signals('w', 'Wobblewick is here', 2) },
+    });
+    assert.equal(res.statusCode, 202);
+    await ctx.app.services.engine.tick();
+    const update = await waitFor('a trend.update', () =>
+      client.messages.find((m) => m.type === 'trend.update' && m.data.trend_name === 'Wobblewick'),
+    );
+    assert.equal(update.data.volume, 2);
+    for (const field of ['trend_id', 'category', 'velocity', 'velocity_1h', 'lifecycle_stage', 'sentiment']) {
+      assert.ok(field in update.data, field);
+    }
+    assert.equal(
+      client.messages.some((m) => m.type === 'trend.alert.created'),
+      false,
+      'two mentions raise no alert',
+    );
+  });
+
   test('crisis events reach only their owner', async () => {
     const mine = await connect(`${baseUrl(ctx)}/ws/trends-live?trends=nothing-matches`, {
       authorization: `Bearer ${scale.key}`,
