@@ -2,7 +2,7 @@
 // - webhooks: 1,000 subscriptions (10 users × 100) on a local receiver; E velocity events are recorded in the
 //   job table (as the trend engine does) and every signed delivery is timed: deliveries/s until all arrived,
 //   and event-to-receipt latency p50/p99. Baseline in the same run: the same bodies as plain unsigned POSTs
-//   with undici to the same receiver, with as many in flight as the job worker runs (4).
+//   with undici to the same receiver, with as many in flight as the job worker runs (JOB_CONCURRENCY, 16).
 // - stream: 1,000 WebSocket clients on /ws/trends-live; E events; fan-out latency (event recorded → message
 //   received) p50/p99 over every client. Baseline: a bare `ws` server broadcasting the same message to 1,000
 //   clients (send → receipt).
@@ -16,6 +16,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Agent, request } from 'undici';
 import WebSocket, { WebSocketServer } from 'ws';
+import { loadConfig } from '../src/config.ts';
 import { generateApiKey } from '../src/modules/accounts/service.ts';
 import { systemClock } from '../src/platform/clock.ts';
 import { type DatabaseHandle, openDatabase } from '../src/platform/db/index.ts';
@@ -30,6 +31,9 @@ import {
   startTarget,
   type Target,
 } from './lib.ts';
+
+/** Jobs the worker runs at once: the app's default JOB_CONCURRENCY. */
+const IN_FLIGHT = loadConfig({}).jobConcurrency;
 
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
@@ -167,7 +171,7 @@ export async function runWebhooksScenario(_settings: BenchSettings): Promise<num
     const total = events * subscriptions;
     process.stdout.write(
       `\nCrestwatch benchmark: webhooks — ${subscriptions} subscriptions on a local receiver, ${events} events ` +
-        `→ ${total} signed deliveries; baseline: the same bodies as unsigned undici POSTs (4 in flight)\n`,
+        `→ ${total} signed deliveries; baseline: the same bodies as unsigned undici POSTs (${IN_FLIGHT} in flight)\n`,
     );
     progress('starting Crestwatch on a fresh SQLite database…');
     const started0 = await startCrestwatch(tmp, key);
@@ -208,7 +212,7 @@ export async function runWebhooksScenario(_settings: BenchSettings): Promise<num
     const rate = total / seconds;
     const lat = [...recv.latencies].sort((a, b) => a - b);
 
-    // Baseline: unsigned POSTs of alert-sized bodies, same receiver, 4 in flight.
+    // Baseline: unsigned POSTs of alert-sized bodies, same receiver, as many in flight as the worker runs.
     progress('baseline: unsigned undici POSTs…');
     const agent = new Agent({ connections: 64 });
     const baseLat: number[] = [];
@@ -232,7 +236,7 @@ export async function runWebhooksScenario(_settings: BenchSettings): Promise<num
     const baseStart = performance.now();
     const baseBefore = recv.count;
     await Promise.all(
-      Array.from({ length: 4 }, async () => {
+      Array.from({ length: IN_FLIGHT }, async () => {
         while (next++ < total) {
           const t = performance.now();
           const res = await request(recv.url, {
@@ -254,7 +258,7 @@ export async function runWebhooksScenario(_settings: BenchSettings): Promise<num
     process.stdout.write(
       `crestwatch: ${total} deliveries in ${seconds.toFixed(2)} s → ${Math.round(rate)} deliveries/s; ` +
         `event-to-receipt p50 ${fmt(percentile(lat, 50))}, p99 ${fmt(percentile(lat, 99))}\n` +
-        `baseline (unsigned undici POST, 4 in flight): ${Math.round(baseRate)} POSTs/s; ` +
+        `baseline (unsigned undici POST, ${IN_FLIGHT} in flight): ${Math.round(baseRate)} POSTs/s; ` +
         `request latency p50 ${fmt(percentile(baseLat, 50))}, p99 ${fmt(percentile(baseLat, 99))}\n` +
         `\nRESULT: webhooks ${(rate / baseRate).toFixed(3)} × the baseline's rate ` +
         `(each delivery is a job: claimed, signed, sent, and its execution row and subscription written)\n`,

@@ -270,7 +270,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     routerOptions: { maxParamLength: 500 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const worker = new JobWorker({ queue: jobs, log: app.log });
+  const worker = new JobWorker({ queue: jobs, log: app.log, concurrency: config.jobConcurrency });
   const trendsStore = new TrendsStore(db, dialect);
   const signalsStore = new SignalsStore(db);
   const events = new DomainEvents(jobs);

@@ -71,6 +71,11 @@ export interface Config {
   demo: { seed: number; speed: number };
   /** Worker threads for signal NLP (`NLP_WORKER_THREADS`, default the CPU count; 0 = in the main thread). */
   nlpWorkerThreads: number;
+  /**
+   * Jobs one process runs at once (`JOB_CONCURRENCY`, default 16): deliveries wait on the network, so a few
+   * slow receivers must not hold up every other job.
+   */
+  jobConcurrency: number;
   /** Raw signals are deleted after `SIGNAL_RETENTION_DAYS` (14); trend buckets after `BUCKET_RETENTION_DAYS` (400). */
   retention: { signalDays: number; bucketDays: number };
 }
@@ -428,6 +433,7 @@ export function loadConfig(env: Env = process.env): Config {
       speed: integer(env, 'DEMO_SPEED', 1, 1, 3600),
     },
     nlpWorkerThreads: integer(env, 'NLP_WORKER_THREADS', Math.max(1, os.availableParallelism()), 0, 64),
+    jobConcurrency: integer(env, 'JOB_CONCURRENCY', 16, 1, 256),
     retention: {
       signalDays: integer(env, 'SIGNAL_RETENTION_DAYS', 14, 1, 3650),
       bucketDays: integer(env, 'BUCKET_RETENTION_DAYS', 400, 1, 3650),
