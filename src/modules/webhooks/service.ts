@@ -9,6 +9,7 @@ import type { JobContext } from '../../platform/jobs/worker.ts';
 import { type OutboundClient, OutboundError, type OutboundResponse } from '../../platform/outbound.ts';
 import { generateWebhookSecret, signatureHeaders } from '../../platform/signing.ts';
 import type { Actor } from '../accounts/service.ts';
+import { type AIInsight, recommendedNextSteps } from '../insights/analyzer.ts';
 import {
   alertBody,
   type CrisisData,
@@ -405,14 +406,12 @@ export class WebhooksService {
   ): Promise<string[]> {
     try {
       const insight = (await this.deps.insights?.()?.latestFor?.(userId, data.trend_id)) as
-        | { content_brief?: { call_to_action_ideas?: unknown } | null }
+        | AIInsight
         | null
         | undefined;
-      const ideas = insight?.content_brief?.call_to_action_ideas;
-      if (Array.isArray(ideas)) {
-        const steps = ideas.filter((s): s is string => typeof s === 'string' && s.trim().length > 0);
-        if (steps.length > 0) return steps.slice(0, 10);
-      }
+      // The insights module's own steps: brand-safety warning first, then call-to-action ideas and an angle.
+      const steps = recommendedNextSteps(insight ?? null).filter((s) => s.trim().length > 0);
+      if (steps.length > 0) return steps;
     } catch {
       // No insight (or the insights module failed): the metrics still give useful steps.
     }
