@@ -79,13 +79,45 @@ function blockList(cidrs: [string, number][] | string[]): net.BlockList {
 
 const nonPublicV4 = blockList(NON_PUBLIC_V4);
 const nonPublicV6 = blockList(NON_PUBLIC_V6);
+// A list, not string equality, so other spellings of the same address (`fd00:0ec2:0::254`) match too.
+const alwaysRefused = blockList(ALWAYS_REFUSED.map((a) => `${a}/${net.isIPv6(a) ? 128 : 32}`));
 
-/** `::ffff:10.0.0.1` and friends are IPv4 addresses in disguise. */
+/** The eight 16-bit groups of an IPv6 address (a trailing dotted quad allowed), or null. */
+function ipv6Groups(address: string): number[] | null {
+  let text = address.replace(/%.*$/, '');
+  const quad = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (quad) {
+    const [a, b, c, d] = quad.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, quad.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const halves = text.split('::');
+  if (halves.length > 2) return null;
+  const part = (s: string | undefined) => (s ? s.split(':').map((g) => Number.parseInt(g, 16)) : []);
+  const head = part(halves[0]);
+  const tail = part(halves[1]);
+  const fill = halves.length === 2 ? 8 - head.length - tail.length : 0;
+  const groups = [...head, ...Array<number>(Math.max(fill, 0)).fill(0), ...tail];
+  return groups.length === 8 && groups.every((g) => g >= 0 && g <= 0xffff) ? groups : null;
+}
+
+/**
+ * IPv4 addresses in IPv6 disguise: mapped `::ffff:a.b.c.d` (which the URL parser writes as `::ffff:7f00:1`),
+ * translated `::ffff:0:a.b.c.d` and the deprecated compatible `::a.b.c.d` are checked as the IPv4 address.
+ */
 function unmapped(address: string): { address: string; family: 'ipv4' | 'ipv6' } {
   const lower = address.toLowerCase();
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (mapped) return { address: mapped[1]!, family: 'ipv4' };
-  return { address: lower, family: net.isIPv6(lower) ? 'ipv6' : 'ipv4' };
+  if (!net.isIPv6(lower)) return { address: lower, family: 'ipv4' };
+  const g = ipv6Groups(lower);
+  if (g && g[0] === 0 && g[1] === 0 && g[2] === 0 && g[3] === 0) {
+    const mapped = g[4] === 0 && g[5] === 0xffff;
+    const translated = g[4] === 0xffff && g[5] === 0;
+    // `::` and `::1` are IPv6's own unspecified and loopback addresses, not compatible IPv4 ones.
+    const compatible = g[4] === 0 && g[5] === 0 && (g[6] !== 0 || g[7]! > 1);
+    if (mapped || translated || compatible) {
+      return { address: [g[6]! >> 8, g[6]! & 255, g[7]! >> 8, g[7]! & 255].join('.'), family: 'ipv4' };
+    }
+  }
+  return { address: lower, family: 'ipv6' };
 }
 
 export class OutboundPolicy {
@@ -98,7 +130,7 @@ export class OutboundPolicy {
   /** Why an address may not be reached, or null when it may. */
   refusal(rawAddress: string): string | null {
     const { address, family } = unmapped(rawAddress.replace(/^\[|\]$/g, ''));
-    if (ALWAYS_REFUSED.includes(address)) return 'it is a cloud metadata address';
+    if (alwaysRefused.check(address, family)) return 'it is a cloud metadata address';
     if (this.allowed.check(address, family)) return null;
     const nonPublic = family === 'ipv4' ? nonPublicV4 : nonPublicV6;
     if (nonPublic.check(address, family)) return 'it is a private, loopback or link-local address';
