@@ -23,8 +23,24 @@ const ERROR_TEXT: Record<number, string> = {
   503: 'A dependency is unavailable or the service is overloaded; retry after `Retry-After`.',
 };
 
+const REQUEST_ID_HEADER = {
+  'X-Request-Id': {
+    type: 'string',
+    description: 'Identifies the request (also `request_id` in problem bodies).',
+  },
+};
+const RETRY_AFTER_HEADER = {
+  'Retry-After': { type: 'integer', description: 'Seconds to wait before retrying.' },
+};
+
 const problemResponse = (status: number) => ({
   description: ERROR_TEXT[status],
+  headers: {
+    ...REQUEST_ID_HEADER,
+    ...(status === 429 || status === 503 ? RETRY_AFTER_HEADER : {}),
+    // A 429 describes the limit that was exceeded.
+    ...(status === 429 ? RATE_LIMIT_HEADERS : {}),
+  },
   content: { 'application/problem+json': { schema: { $ref: 'Problem#' } } },
 });
 
@@ -76,7 +92,10 @@ export function decorateRouteSchema(route: RouteOptions): void {
     response[status] = {
       ...entry,
       description: entry.description ?? STATUS_CODES[Number(status)],
-      ...(access !== undefined && access !== 'public' ? { headers: RATE_LIMIT_HEADERS } : {}),
+      headers: {
+        ...REQUEST_ID_HEADER,
+        ...(access !== undefined && access !== 'public' ? RATE_LIMIT_HEADERS : {}),
+      },
     };
   }
   if (route.config && (route.config as { optionalBody?: boolean }).optionalBody) {

@@ -111,7 +111,9 @@ export async function accountRoutes(app: App, { accounts, config }: Services): P
         tags: ['account'],
         summary: 'Rotate an API key',
         description:
-          'Creates a key with the same name and permissions; the old key keeps working for the grace period.',
+          'Creates a key with the same name, permissions and expiry (`expires_at`); the old key keeps working ' +
+          'for the grace period. A revoked, expired or already rotated key → 409 (`api_key_revoked`, ' +
+          '`api_key_expired`, `api_key_rotated`).',
         params: KeyIdParams,
         body: RotateKeyBody,
         response: { 201: ApiKeyCreateResponseSchema },

@@ -304,6 +304,13 @@ export class AccountsService {
     if (old.expires_at !== null && old.expires_at <= now) {
       throw conflict('An expired key cannot be rotated; create a new key instead.', 'api_key_expired');
     }
+    // Rotating the old key again would give the successor the old key's grace-period expiry.
+    if (old.rotated_to_id !== null) {
+      throw conflict(
+        `This key was already rotated to key ${old.rotated_to_id}; rotate that key instead.`,
+        'api_key_rotated',
+      );
+    }
     const permissions = JSON.parse(old.permissions) as Permission[];
     this.assertGrantable(actor, permissions);
     const generated = generateApiKey();

@@ -106,6 +106,12 @@ function formFields(text: string): Record<string, unknown> {
 export async function callbackRoutes(app: App, oauth: OAuthService): Promise<void> {
   await app.register(async (instance) => {
     const scope = instance.withTypeProvider<TypeBoxTypeProvider>();
+    // Every answer of these public browser targets carries the page CSP, problem+json ones included
+    // (a validation failure before the handler is not rendered as a page).
+    scope.addHook('onSend', async (_request, reply, payload) => {
+      if (!reply.hasHeader('content-security-policy')) reply.header('Content-Security-Policy', PAGE_CSP);
+      return payload;
+    });
     scope.addContentTypeParser(
       'application/x-www-form-urlencoded',
       { parseAs: 'string', bodyLimit: FORM_LIMIT },

@@ -50,13 +50,17 @@ export async function trendRoutes(app: App, { trends, interests }: Services): Pr
       // Date ranges are computed from the buckets at request time; periods read snapshots, whose answer
       // stays the same until the next recompute pass, so its serialised form is kept until then.
       const cacheable = query.start_date === undefined && query.end_date === undefined;
-      const key = cacheable ? JSON.stringify([query, interestKey ?? null]) : '';
+      const key = cacheable ? JSON.stringify([query, interestKey ?? null, interest ?? null]) : '';
       const hit = cacheable ? bodies.get(key) : undefined;
       reply.type('application/json; charset=utf-8');
       // Already serialised by this route's response schema: sent as it is.
       if (hit && trends.isCurrent(hit)) return reply.send(hit.body as never);
       const stamp = trends.listStamp();
-      const body = reply.serialize(await trends.list({ ...query, interestKey })) as string;
+      const result = await trends.list({ ...query, interestKey });
+      const body = reply.serialize({
+        ...result,
+        meta: { ...result.meta, interest: interest ?? null },
+      }) as string;
       if (cacheable) {
         if (bodies.size >= BODY_CACHE_SIZE) bodies.delete(bodies.keys().next().value!);
         bodies.set(key, { ...stamp, body });

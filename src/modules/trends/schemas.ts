@@ -10,7 +10,10 @@ export const TrendItemSchema = Type.Object(
     timestamp: DateTime({ description: 'When the trend was last observed.' }),
     category: Type.String({ description: 'Slash path in the taxonomy, e.g. `Technology/AI`.' }),
     sentiment: Nullable(
-      Type.String({ description: 'Mean VADER compound score over the period, e.g. "-0.42".' }),
+      Type.String({
+        description:
+          'Mean VADER compound score over the period, e.g. "-0.42"; null when the period has no mentions.',
+      }),
     ),
     sentiment_category: Type.Enum(['positive', 'negative', 'neutral', 'mixed']),
     type: Type.Enum(['hashtag', 'keyword', 'entity', 'query', 'hazard']),
@@ -47,7 +50,13 @@ export const CategoryListResponse = Type.Object(
             default: 0,
             description: 'Trends in the category (a parent counts its children).',
           }),
-          id: Nullable(Type.Integer()),
+          id: Nullable(
+            Type.Integer({
+              description:
+                'Always null: categories are a fixed taxonomy, identified by `name` or `slug` (both accepted ' +
+                'by the `category` filter).',
+            }),
+          ),
           slug: Nullable(Type.String()),
           description: Nullable(Type.String()),
         },
@@ -59,7 +68,10 @@ export const CategoryListResponse = Type.Object(
 );
 
 const PeriodParam = Type.Enum(['1h', '24h', '7d', '30d'], {
-  description: 'Window the metrics cover, ending now. Replaced by `start_date`/`end_date` when given.',
+  description:
+    'Window the metrics cover, ending now, in whole UTC hour buckets: the current (partial) hour plus the hours ' +
+    'before it (`1h` = the current hour so far; `24h` = it and the 23 before). The previous period is the same ' +
+    'number of buckets just before. Replaced by `start_date`/`end_date` when given.',
 });
 const DateRange = {
   start_date: Type.Optional(
@@ -125,7 +137,15 @@ export const TrendListResponse = Type.Object(
   {
     trends: Type.Array(Type.Ref('TrendItem')),
     total: Type.Integer({ description: 'Trends matching the filters (with mentions in the period).' }),
-    meta: Type.Ref('PaginationMeta'),
+    // PaginationMeta plus the one filter it has no field for.
+    meta: Type.Intersect([
+      Type.Ref('PaginationMeta'),
+      Type.Object({
+        interest: Nullable(
+          Type.Integer({ description: 'The `interest` filter applied (an interest id), or null.' }),
+        ),
+      }),
+    ]),
   },
   { title: 'TrendListResponse' },
 );

@@ -126,12 +126,16 @@ export function rangeWindow(
   const start = startDate ?? end;
   const startMs = Date.parse(`${start}T00:00:00Z`);
   const endMs = Date.parse(`${end}T00:00:00Z`);
-  if (end > today) throw badRequest(`end_date ${end} is in the future (today is ${today} UTC).`, 'end_date');
+  if (end > today)
+    throw badRequest(`end_date ${end} is in the future (today is ${today} UTC).`, 'query.end_date');
   if (startMs > endMs) {
-    throw badRequest(`start_date ${start} is after end_date ${end}.`, startDate ? 'start_date' : 'end_date');
+    throw badRequest(
+      `start_date ${start} is after end_date ${end}.`,
+      startDate ? 'query.start_date' : 'query.end_date',
+    );
   }
   if ((endMs - startMs) / DAY_MS + 1 > MAX_RANGE_DAYS) {
-    throw badRequest(`A date range may span at most ${MAX_RANGE_DAYS} days.`, 'start_date');
+    throw badRequest(`A date range may span at most ${MAX_RANGE_DAYS} days.`, 'query.start_date');
   }
   const live = end === today;
   const endHour = live ? hourIndex(now) : hourIndex(endMs + DAY_MS - 1);
@@ -364,7 +368,7 @@ export class TrendsService {
       if (category === null) {
         throw badRequest(
           `category "${params.category}" is not in the taxonomy; GET /api/trends/categories lists names and slugs.`,
-          'category',
+          'query.category',
         );
       }
       filter.categories = descendantsOf(category.name);

@@ -56,10 +56,29 @@ export function webhookEventsDocument(): Record<string, unknown> {
       '`trend_lifecycle` subscriptions: a matching trend changed stage.',
       TrendLifecycleBody,
     ),
-    'crisis.event': operation(
-      'Crisis event opened, escalated or resolved',
-      '`crisis_event` subscriptions: one of your crisis events opened, rose in severity or subsided.',
-      CrisisBody,
+    // One entry per event name of the contract's Events table (the three share one body shape).
+    ...Object.fromEntries(
+      (
+        [
+          ['crisis.event.opened', 'Crisis event opened', 'one of your crisis events opened.'],
+          ['crisis.event.escalated', 'Crisis event escalated', 'one of your crisis events rose in severity.'],
+          [
+            'crisis.event.resolved',
+            'Crisis event resolved',
+            'one of your crisis events subsided (the social surge ended, or the hazard feed ended the warning); its `status` stays yours to change.',
+          ],
+        ] as const
+      ).map(([name, summary, when]) => [
+        name,
+        operation(summary, `\`crisis_event\` subscriptions: ${when}`, {
+          ...plain(CrisisBody),
+          title: `${summary.replaceAll(' ', '')}Webhook`,
+          properties: {
+            ...(plain(CrisisBody).properties as object),
+            event: { type: 'string', enum: [name] },
+          },
+        }),
+      ]),
     ),
     digest: operation(
       'Digest',

@@ -103,7 +103,7 @@ describe('workflow automatic pushes and the crisis gate', () => {
       assert.equal(deliveries.data.deliveries.length, 1);
       assert.equal(deliveries.data.deliveries[0].origin, 'automatic');
       assert.equal(deliveries.data.deliveries[0].status, 'delivered');
-      assert.equal(push.headers['webhook-id'], deliveries.data.deliveries[0].id);
+      assert.equal(push.headers['webhook-id'], String(deliveries.data.deliveries[0].id));
 
       await ctx.app.services.events.dispatch({
         id: 'trend.velocity.crossed:42:50:1',

@@ -92,7 +92,7 @@ describe('workflow integration', () => {
     assert.equal(pushed.statusCode, 200, pushed.body);
     assert.equal(pushed.data.delivered, true);
     assert.equal(pushed.data.status_code, 200);
-    assert.match(pushed.data.execution_id, /^\d+$/);
+    assert.ok(Number.isInteger(pushed.data.execution_id), pushed.body);
 
     const push = tool.pushes().at(-1)!;
     assert.equal(push.method, 'POST');
@@ -102,7 +102,7 @@ describe('workflow integration', () => {
     assert.deepEqual(Object.keys(body).sort(), ['data', 'event', 'sent_at']);
     assert.equal(body.event, 'trend_lifecycle');
     assert.deepEqual(body.data, { trend_id: 7, note: 'rising' });
-    assert.equal(push.headers['webhook-id'], pushed.data.execution_id);
+    assert.equal(push.headers['webhook-id'], String(pushed.data.execution_id));
     // Verifiable with a stock Standard Webhooks library, and by the raw-body HMAC.
     new Webhook(connected.data.signing_secret).verify(push.body, {
       'webhook-id': String(push.headers['webhook-id']),

@@ -147,6 +147,7 @@ describe('trend list, analytics, autocomplete and interests', () => {
       category: null,
       start_date: null,
       end_date: null,
+      interest: null,
     });
     assert.equal(res.data.total, 4);
     assert.deepEqual(
@@ -165,6 +166,7 @@ describe('trend list, analytics, autocomplete and interests', () => {
       category: null,
       start_date: null,
       end_date: null,
+      interest: null,
     });
     assert.deepEqual(
       asc.data.trends.map((t: Json) => t.title),

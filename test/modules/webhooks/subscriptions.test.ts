@@ -73,7 +73,9 @@ describe('webhook subscriptions', () => {
     for (const name of [
       'trend.alert.created',
       'trend.lifecycle.changed',
-      'crisis.event',
+      'crisis.event.opened',
+      'crisis.event.escalated',
+      'crisis.event.resolved',
       'digest',
       'webhook.test',
     ]) {

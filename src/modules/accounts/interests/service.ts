@@ -51,32 +51,32 @@ export class InterestsService {
     if (key === null) {
       throw badRequest(
         `keyword "${keyword}" has no words a trend could be named by (only stop-words, a URL or too short).`,
-        'keyword',
+        'body.keyword',
       );
     }
     const type = input.alert_condition_type ?? 'crisis';
     if (type === 'volume_above' && input.volume_threshold_value === undefined) {
       throw badRequest(
         'volume_threshold_value is required when alert_condition_type is volume_above.',
-        'volume_threshold_value',
+        'body.volume_threshold_value',
       );
     }
     if (type === 'growth_above' && input.percentage_growth_value === undefined) {
       throw badRequest(
         'percentage_growth_value is required when alert_condition_type is growth_above.',
-        'percentage_growth_value',
+        'body.percentage_growth_value',
       );
     }
     if (type !== 'volume_above' && input.volume_threshold_value !== undefined) {
       throw badRequest(
         'volume_threshold_value applies only to alert_condition_type volume_above.',
-        'volume_threshold_value',
+        'body.volume_threshold_value',
       );
     }
     if (type !== 'growth_above' && input.percentage_growth_value !== undefined) {
       throw badRequest(
         'percentage_growth_value applies only to alert_condition_type growth_above.',
-        'percentage_growth_value',
+        'body.percentage_growth_value',
       );
     }
     if ((await this.store.count(userId)) >= MAX_INTERESTS_PER_USER) {

@@ -30,8 +30,8 @@ export async function blogRoutes(app: App, { blog }: Services): Promise<void> {
         description:
           'Only posts whose published_at has passed; drafts and scheduled posts never appear. `content` is ' +
           'null in the list (read a post by slug for it). With `search`, posts are ranked (title over excerpt ' +
-          'over content, then newest). `start_date`/`end_date` are inclusive UTC days of published_at. `meta` ' +
-          'echoes every filter.',
+          'over content, then newest). `order=asc` reverses the order (oldest first). `start_date`/`end_date` are ' +
+          'inclusive UTC days of published_at. `meta` echoes every filter.',
         querystring: BlogListQuery,
         response: { 200: BlogPostListResponse },
       },

@@ -82,6 +82,12 @@ export const BlogListQuery = StrictObject({
     }),
   ),
   category: Type.Optional({ ...Category, description: 'Exact category, case-insensitive.' }),
+  order: Type.Optional(
+    Type.Enum(['desc', 'asc'], {
+      default: 'desc',
+      description: '`desc` (default): newest (or, with `search`, most relevant) first; `asc` reverses it.',
+    }),
+  ),
   ...DateRange,
   ...Pagination,
 });

@@ -49,6 +49,7 @@ export interface BlogListParams {
   category?: string;
   start_date?: string;
   end_date?: string;
+  order?: 'desc' | 'asc';
   limit?: number;
   offset?: number;
 }
@@ -134,10 +135,14 @@ export class BlogService {
     const now = this.clock.now();
     const limit = params.limit ?? 20;
     const offset = params.offset ?? 0;
-    const from = params.start_date !== undefined ? dayStart(params.start_date, 'start_date') : null;
-    const to = params.end_date !== undefined ? dayStart(params.end_date, 'end_date') + DAY_MS : null;
+    const order = params.order ?? 'desc';
+    const from = params.start_date !== undefined ? dayStart(params.start_date, 'query.start_date') : null;
+    const to = params.end_date !== undefined ? dayStart(params.end_date, 'query.end_date') + DAY_MS : null;
     if (from !== null && to !== null && from >= to) {
-      throw badRequest(`start_date ${params.start_date} is after end_date ${params.end_date}.`, 'start_date');
+      throw badRequest(
+        `start_date ${params.start_date} is after end_date ${params.end_date}.`,
+        'query.start_date',
+      );
     }
     const terms = searchTerms(params.search);
     const category = optionalText(params.category);
@@ -147,6 +152,7 @@ export class BlogService {
       categoryKey: category === null ? null : searchKey(category),
       from,
       to,
+      order,
       limit,
       offset,
     });
@@ -159,7 +165,7 @@ export class BlogService {
         offset,
         period: custom ? 'custom' : null,
         sort_by: terms.length > 0 ? 'relevance' : 'published_at',
-        order: 'desc',
+        order,
         search: params.search ?? null,
         category: params.category ?? null,
         start_date: params.start_date ?? null,

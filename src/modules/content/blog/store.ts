@@ -23,6 +23,8 @@ export interface PublicFilter {
   from: number | null;
   /** Exclusive. */
   to: number | null;
+  /** Applies to the whole ordering: relevance (when searching), then published_at, then id. */
+  order: 'desc' | 'asc';
   limit: number;
   offset: number;
 }
@@ -119,11 +121,11 @@ export class BlogStore {
           sql<number>`case when ${like('search_content', term)} then 1 else 0 end`,
         ])
         .reduce<Expression<number>>((acc, part) => sql<number>`${acc} + ${part}`, sql<number>`0`);
-      page = page.orderBy(score, 'desc');
+      page = page.orderBy(score, filter.order);
     }
     const rows = await page
-      .orderBy('published_at', 'desc')
-      .orderBy('id', 'desc')
+      .orderBy('published_at', filter.order)
+      .orderBy('id', filter.order)
       .limit(filter.limit)
       .offset(filter.offset)
       .execute();

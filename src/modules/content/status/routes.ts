@@ -59,6 +59,9 @@ export async function statusRoutes(app: App, { status }: Services): Promise<void
       schema: {
         tags: ['meta'],
         summary: 'Uptime and daily status over 30 days',
+        description:
+          'Built from the checks stored every minute (`STATUS_CHECK_INTERVAL_SECONDS`) over the last 30 UTC days (today included). A day or ' +
+          'component without stored checks (before the first check ran) is absent rather than guessed.',
         response: { 200: HistoryResponse },
       },
     },

@@ -113,8 +113,10 @@ export const PushBody = StrictObject({
 export const PushResponse = Type.Object({
   delivered: Type.Boolean({ description: 'The Webhook trigger answered 2xx.' }),
   status_code: Nullable(Type.Integer({ description: 'The HTTP status the Webhook trigger answered.' })),
-  execution_id: Type.String({
-    description: "Crestwatch's delivery id; also the push's `webhook-id` header.",
+  execution_id: Type.Integer({
+    description:
+      "Crestwatch's delivery id (an integer, like every resource id; `id` in GET /api/integrations/workflow/deliveries); " +
+      "its decimal string is the push's `webhook-id` header.",
   }),
 });
 
@@ -128,7 +130,7 @@ export const DeliveriesQuery = Type.Object(
 export const DeliveriesResponse = Type.Object({
   deliveries: Type.Array(
     Type.Object({
-      id: Type.String(),
+      id: Type.Integer({ description: 'The push’s `execution_id`.' }),
       event: Type.String(),
       origin: Type.Enum(['manual', 'automatic']),
       status: Type.Enum(['queued', 'delivered', 'failed']),

@@ -260,7 +260,7 @@ export class WorkflowService {
     if (outcome.error) {
       throw providerFailure(outcome.error, 'the push', 'api_base_url');
     }
-    return { delivered: outcome.delivered, status_code: outcome.status, execution_id: String(id) };
+    return { delivered: outcome.delivered, status_code: outcome.status, execution_id: id };
   }
 
   private async checkGate(userId: number, trendId: number): Promise<void> {
@@ -294,7 +294,7 @@ export class WorkflowService {
         source: 'crestwatch',
         version: API_VERSION,
         user_id: row.user_id,
-        delivery_id: String(deliveryId),
+        delivery_id: deliveryId,
         origin,
       };
     }
@@ -417,7 +417,7 @@ export class WorkflowService {
     const rows = await this.deps.store.listDeliveries(userId, limit);
     return {
       deliveries: rows.map((r) => ({
-        id: String(r.id),
+        id: r.id,
         event: r.event,
         origin: r.origin as 'manual' | 'automatic',
         status: r.status as 'queued' | 'delivered' | 'failed',
