@@ -83,11 +83,14 @@ export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]>
   });
   // Kysely's table check scans every schema's catalog (has_schema_privilege per schema), which fails with
   // 3F000 when another schema is dropped at that moment (other deployments or test runs on the same
-  // database); nothing was migrated then, so the check is simply asked again.
+  // database), or 42P01/42703 for a table or column dropped mid-scan; nothing was migrated then, so the check
+  // is simply asked again.
   for (let attempt = 1; ; attempt++) {
     const { error, results } = await migrator.migrateToLatest();
     if (!error) return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
-    const dropped = (error as { code?: string }).code === '3F000' && (results ?? []).length === 0;
+    // 3F000 schema, 42P01 table, 42703 column: an object dropped between the catalogue scan's steps.
+    const code = (error as { code?: string }).code ?? '';
+    const dropped = ['3F000', '42P01', '42703'].includes(code) && (results ?? []).length === 0;
     if (!dropped || attempt >= 5) throw error instanceof Error ? error : new Error(String(error));
     await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
   }
