@@ -475,6 +475,60 @@ test('callback routes are in the OpenAPI document as public HTML pages', async (
   }
 });
 
+async function storedConnection(userId: number) {
+  return ctx.app.services.db
+    .selectFrom('integration_connections')
+    .select(['status', 'token_expires_at'])
+    .where('user_id', '=', userId)
+    .where('provider', '=', 'social_ads')
+    .executeTakeFirstOrThrow();
+}
+
+test("the code's short-lived token is traded for a long-lived one, so the connection outlives the hour", async () => {
+  const user = await readySelection();
+  const stored = await storedConnection(user.userId);
+  assert.equal(stored.status, 'active');
+  // Meta's long-lived user tokens last about 60 days (expires_in 5,183,944 s).
+  assert.equal(Number(stored.token_expires_at), clock.now() + 5_183_944_000);
+  assert.ok(meta.state.longLived.length > 0);
+  const started = clock.now();
+  clock.advance(3 * 3_600_000); // the short-lived token would have expired
+  try {
+    const preview = await req(ctx.app, 'POST', '/api/integrations/ads/social_ads/preview', {
+      key: user.key,
+      body: { trend_id: trendId },
+    });
+    assert.equal(preview.statusCode, 200, preview.body);
+  } finally {
+    clock.set(started);
+  }
+});
+
+test('when Meta refuses the long-lived exchange the short-lived token is kept and expires as Meta said', async () => {
+  meta.state.refuseLongLived = true;
+  try {
+    const user = await readySelection();
+    const stored = await storedConnection(user.userId);
+    assert.equal(stored.status, 'active');
+    assert.equal(Number(stored.token_expires_at), clock.now() + 5_183_000);
+    const started = clock.now();
+    clock.advance(3 * 3_600_000);
+    try {
+      const preview = await req(ctx.app, 'POST', '/api/integrations/ads/social_ads/preview', {
+        key: user.key,
+        body: { trend_id: trendId },
+      });
+      assertProblem(preview, 409);
+      assert.equal(preview.data.code, 'integration_broken');
+      assert.equal((await storedConnection(user.userId)).status, 'broken');
+    } finally {
+      clock.set(started);
+    }
+  } finally {
+    meta.state.refuseLongLived = false;
+  }
+});
+
 test('no response body or log line carries a token or the app secret', () => {
   const secrets = [SOCIAL.secret, ...meta.state.issued];
   assert.ok(meta.state.issued.length > 3);

@@ -286,6 +286,9 @@ export async function metaStandIn() {
     updates: [] as { id: string; targeting: Record<string, unknown> }[],
     failUpdate: null as null | { status: number; body: unknown },
     permissionsDeleted: 0,
+    /** Long-lived tokens given for short-lived ones (`grant_type=fb_exchange_token`). */
+    longLived: [] as string[],
+    refuseLongLived: false,
   };
   const graphError = (res: ServerResponse, status: number, message: string, code: number) =>
     json(res, status, { error: { message, type: 'OAuthException', code, fbtrace_id: 'AbC123' } });
@@ -304,15 +307,27 @@ export async function metaStandIn() {
       const q = url.searchParams;
       if (q.get('client_id') !== SOCIAL.id || q.get('client_secret') !== SOCIAL.secret)
         return graphError(res, 400, 'Error validating client secret.', 1);
+      if (q.get('grant_type') === 'fb_exchange_token') {
+        // Short-lived user token → long-lived one (about 60 days); the short-lived one stays valid.
+        const shortLived = q.get('fb_exchange_token') ?? '';
+        if (state.refuseLongLived || !state.tokens.has(shortLived))
+          return graphError(res, 400, 'Error validating access token: Session has expired.', 190);
+        const long = token('EAAL');
+        state.tokens.add(long);
+        state.issued.push(long);
+        state.longLived.push(long);
+        return json(res, 200, { access_token: long, token_type: 'bearer', expires_in: 5_183_944 });
+      }
       const redirectUri = state.codes.get(q.get('code') ?? '');
       if (redirectUri === undefined || redirectUri !== q.get('redirect_uri')) {
         return graphError(res, 400, 'This authorization code has been used.', 100);
       }
       state.codes.delete(q.get('code') ?? '');
+      // The code gives a short-lived user token (about an hour and a half).
       const access = token('EAAG');
       state.tokens.add(access);
       state.issued.push(access);
-      return json(res, 200, { access_token: access, token_type: 'bearer', expires_in: 5_183_944 });
+      return json(res, 200, { access_token: access, token_type: 'bearer', expires_in: 5_183 });
     }
     const params = req.method === 'POST' ? new URLSearchParams(body) : url.searchParams;
     const access = params.get('access_token') ?? '';

@@ -59,18 +59,50 @@ export class MetaClient implements OAuthAdapter {
       code,
     });
     const body = await this.read(await callProvider(LABEL, url), [code]);
-    const accessToken = str(body.access_token);
-    if (!accessToken) throw providerRefused(LABEL, 'no access_token in the answer');
-    const me = await this.graph(accessToken, 'GET', 'me', { fields: 'id,name' });
+    const shortLived = str(body.access_token);
+    if (!shortLived) throw providerRefused(LABEL, 'no access_token in the answer');
+    const token =
+      (await this.longLived(shortLived)) ??
+      ({
+        accessToken: shortLived,
+        expiresIn: typeof body.expires_in === 'number' ? body.expires_in : null,
+      } as const);
+    const me = await this.graph(token.accessToken, 'GET', 'me', { fields: 'id,name' });
     return {
-      accessToken,
+      accessToken: token.accessToken,
       refreshToken: null,
-      expiresIn: typeof body.expires_in === 'number' ? body.expires_in : null,
+      expiresIn: token.expiresIn,
       scope: null,
       accountId: str(me.id),
       accountName: str(me.name),
       details: {},
     };
+  }
+
+  /**
+   * Trades the code's short-lived user token (about an hour; Meta has no refresh tokens) for a long-lived one
+   * (about 60 days): `grant_type=fb_exchange_token`. null when Meta refuses, so the connection still works
+   * with the short-lived token until it expires (it then shows as `token_expired`).
+   */
+  private async longLived(
+    shortLived: string,
+  ): Promise<{ accessToken: string; expiresIn: number | null } | null> {
+    const url = this.url('oauth/access_token', {
+      grant_type: 'fb_exchange_token',
+      client_id: this.config.clientId ?? '',
+      client_secret: this.config.clientSecret ?? '',
+      fb_exchange_token: shortLived,
+    });
+    let body: Record<string, unknown>;
+    try {
+      body = await this.read(await callProvider(LABEL, url), [shortLived]);
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'provider_error') return null;
+      throw error;
+    }
+    const accessToken = str(body.access_token);
+    if (!accessToken) return null;
+    return { accessToken, expiresIn: typeof body.expires_in === 'number' ? body.expires_in : null };
   }
 
   async revoke({ accessToken }: { accessToken: string }): Promise<void> {
