@@ -33,6 +33,7 @@ const NON_PUBLIC_V6: [string, number][] = [
   ['fe80::', 10],
   ['ff00::', 8],
   ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
 ];
 
 export type OutboundFailure = 'refused' | 'timeout' | 'network';
@@ -100,6 +101,8 @@ function ipv6Groups(address: string): number[] | null {
   return groups.length === 8 && groups.every((g) => g >= 0 && g <= 0xffff) ? groups : null;
 }
 
+const quadOf = (high: number, low: number): string => [high >> 8, high & 255, low >> 8, low & 255].join('.');
+
 /**
  * IPv4 addresses in IPv6 disguise: mapped `::ffff:a.b.c.d` (which the URL parser writes as `::ffff:7f00:1`),
  * translated `::ffff:0:a.b.c.d` and the deprecated compatible `::a.b.c.d` are checked as the IPv4 address.
@@ -113,11 +116,22 @@ function unmapped(address: string): { address: string; family: 'ipv4' | 'ipv6' }
     const translated = g[4] === 0xffff && g[5] === 0;
     // `::` and `::1` are IPv6's own unspecified and loopback addresses, not compatible IPv4 ones.
     const compatible = g[4] === 0 && g[5] === 0 && (g[6] !== 0 || g[7]! > 1);
-    if (mapped || translated || compatible) {
-      return { address: [g[6]! >> 8, g[6]! & 255, g[7]! >> 8, g[7]! & 255].join('.'), family: 'ipv4' };
-    }
+    if (mapped || translated || compatible) return { address: quadOf(g[6]!, g[7]!), family: 'ipv4' };
   }
   return { address: lower, family: 'ipv6' };
+}
+
+/**
+ * IPv4 addresses that tunnelling prefixes carry inside an IPv6 address, which a relay would forward to:
+ * 6to4 `2002:AABB:CCDD::/48` (a.b.c.d in groups 1–2) and Teredo `2001:0::/32` (the server in groups 2–3, the
+ * client inverted in groups 6–7).
+ */
+function tunnelled(address: string): string[] {
+  const g = ipv6Groups(address);
+  if (!g) return [];
+  if (g[0] === 0x2002) return [quadOf(g[1]!, g[2]!)];
+  if (g[0] === 0x2001 && g[1] === 0) return [quadOf(g[2]!, g[3]!), quadOf(~g[6]! & 0xffff, ~g[7]! & 0xffff)];
+  return [];
 }
 
 export class OutboundPolicy {
@@ -134,6 +148,13 @@ export class OutboundPolicy {
     if (this.allowed.check(address, family)) return null;
     const nonPublic = family === 'ipv4' ? nonPublicV4 : nonPublicV6;
     if (nonPublic.check(address, family)) return 'it is a private, loopback or link-local address';
+    if (family === 'ipv6') {
+      for (const inner of tunnelled(address)) {
+        if (alwaysRefused.check(inner, 'ipv4')) return 'it is a cloud metadata address';
+        if (nonPublicV4.check(inner, 'ipv4') && !this.allowed.check(inner, 'ipv4'))
+          return 'it is a private, loopback or link-local address';
+      }
+    }
     return null;
   }
 

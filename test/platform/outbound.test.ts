@@ -29,6 +29,25 @@ describe('outbound SSRF guard', () => {
     }
   });
 
+  test('IPv4 carried by 6to4 and Teredo addresses is checked as that IPv4 address', () => {
+    for (const address of [
+      '2002:7f00:1::1', // 6to4 of 127.0.0.1
+      '2002:a00:1::', // 10.0.0.1
+      '2002:c0a8:101:0:0:0:0:1', // 192.168.1.1
+      '2001:0:4136:e378:8000:63bf:80ff:fffe', // Teredo, client ~80ff:fffe = 127.0.0.1
+      '2001:0:a00:1::1', // Teredo server 10.0.0.1
+      '64:ff9b:1::a00:1', // local-use NAT64
+    ]) {
+      assert.match(String(policy.refusal(address)), /private, loopback/, `${address} should be refused`);
+    }
+    assert.match(String(policy.refusal('2002:a9fe:a9fe::1')), /metadata/);
+    assert.match(String(new OutboundPolicy(['169.254.0.0/16']).refusal('2002:a9fe:a9fe::1')), /metadata/);
+    // Public IPv4 inside: allowed, as the IPv4 address itself would be.
+    assert.equal(policy.refusal('2002:5db8:d822::1'), null); // 93.184.216.34
+    assert.equal(policy.refusal('2001:0:4136:e378:8000:63bf:a247:27dd'), null); // client 93.184.216.34
+    assert.equal(new OutboundPolicy(['10.0.0.0/8']).refusal('2002:a00:1::'), null);
+  });
+
   test('the allowlist opens private ranges but never cloud metadata', () => {
     const open = new OutboundPolicy(['127.0.0.0/8', '10.0.0.0/8', '169.254.0.0/16', 'fd00::/8']);
     assert.equal(open.refusal('127.0.0.1'), null);
