@@ -323,6 +323,20 @@ describe('contract: core routes, black-box', () => {
       );
       assertProblem(blogRange, 400);
       assert.equal(blogRange.data.errors[0].path, 'query.start_date');
+      const crisisRange = await call(
+        ctx.app,
+        'GET',
+        '/api/intelligence/crisis-events?start_date=2026-11-21&end_date=2026-11-20',
+        { key: user.key },
+      );
+      assertProblem(crisisRange, 400);
+      assert.equal(crisisRange.data.errors[0].path, 'query.start_date');
+      const location = await call(ctx.app, 'PUT', '/api/intelligence/resilience-settings', {
+        key: user.key,
+        body: { location_query: '95,0,10' },
+      });
+      assertProblem(location, 400);
+      assert.equal(location.data.errors[0].path, 'body.location_query');
     });
 
     test('query values are parsed from strings; bad query values → 400', async () => {

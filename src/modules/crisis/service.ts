@@ -69,7 +69,7 @@ export class CrisisService {
       const today = new Date(now).toISOString().slice(0, 10);
       const end = q.end_date ?? today;
       const start = q.start_date ?? end;
-      if (start > end) throw badRequest(`start_date ${start} is after end_date ${end}.`, 'start_date');
+      if (start > end) throw badRequest(`start_date ${start} is after end_date ${end}.`, 'query.start_date');
       detectedFrom = Date.parse(`${start}T00:00:00Z`);
       detectedTo = Date.parse(`${end}T00:00:00Z`) + 86_400_000;
       period = 'custom';
@@ -205,7 +205,7 @@ export class CrisisService {
     const text = raw === null ? null : raw.trim() || null;
     if (text !== null) {
       const parsed = parseLocationQuery(text);
-      if ('error' in parsed) throw badRequest(`location_query ${parsed.error}.`, 'location_query');
+      if ('error' in parsed) throw badRequest(`location_query ${parsed.error}.`, 'body.location_query');
       await this.store.putSettings(userId, text, this.clock.now());
       // Recent hazards that concern the new location become events now, not at the next feed revision.
       await this.detector.rematchUser(userId, text, parsed);

@@ -185,7 +185,7 @@ describe('workflow integration', () => {
       const res = await select(user.key, 'wf1', other.url);
       assertProblem(res, 400);
       assert.equal(res.data.code, 'api_base_url_mismatch');
-      assert.equal(res.data.errors[0].path, 'api_base_url');
+      assert.equal(res.data.errors[0].path, 'body.api_base_url');
       assert.equal(other.requests.length, 0, 'the other URL received nothing');
       const bad = await select(user.key, 'wf1', 'not a url');
       assertProblem(bad, 400);
@@ -206,7 +206,7 @@ describe('workflow integration', () => {
       const res = await select(user.key, id);
       assertProblem(res, 400);
       assert.equal(res.data.code, code);
-      assert.equal(res.data.errors[0].path, 'workflow_id');
+      assert.equal(res.data.errors[0].path, 'body.workflow_id');
       assert.match(res.data.detail, new RegExp(id));
     }
     const badEvent = await req('PUT', '/api/integrations/workflow/selection', user.key, {

@@ -39,7 +39,7 @@ function badAnswer(what: string): ApiError {
 }
 
 /** A failed request to the tool as problem+json: its status code only, never its body. */
-export function providerFailure(error: unknown, what: string, field = 'api_base_url'): ApiError {
+export function providerFailure(error: unknown, what: string, field = 'body.api_base_url'): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof OutboundError) {
     if (error.kind === 'refused') {

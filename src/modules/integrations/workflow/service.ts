@@ -94,7 +94,7 @@ export class WorkflowService {
   }
 
   async connect(actor: Actor, input: { api_key: string; api_base_url: string; include_metadata?: boolean }) {
-    const base = await this.baseUrl(input.api_base_url, 'api_base_url');
+    const base = await this.baseUrl(input.api_base_url, 'body.api_base_url');
     await this.deps.client.verify(base, input.api_key);
     const secret = generateWebhookSecret();
     const now = this.deps.clock.now();
@@ -161,15 +161,17 @@ export class WorkflowService {
     const row = await this.connection(userId);
     let given: string;
     try {
-      given = normaliseBaseUrl(this.deps.outbound.policy.parse(input.api_base_url.trim(), 'api_base_url'));
+      given = normaliseBaseUrl(
+        this.deps.outbound.policy.parse(input.api_base_url.trim(), 'body.api_base_url'),
+      );
     } catch (error) {
-      throw error instanceof ApiError ? error : badRequest('api_base_url is not a URL.', 'api_base_url');
+      throw error instanceof ApiError ? error : badRequest('api_base_url is not a URL.', 'body.api_base_url');
     }
     // The stored key goes only to the URL it was given for.
     if (given !== row.api_base_url) {
       throw badRequest(
         `api_base_url must be the connected workflow tool (${row.api_base_url}); to use another one, connect it with its own key first.`,
-        'api_base_url',
+        'body.api_base_url',
         'api_base_url_mismatch',
       );
     }
@@ -178,7 +180,7 @@ export class WorkflowService {
     if (!workflow) {
       throw badRequest(
         `workflow_id ${input.workflow_id} is not a workflow of the connected tool.`,
-        'workflow_id',
+        'body.workflow_id',
         'workflow_not_found',
       );
     }
@@ -186,7 +188,7 @@ export class WorkflowService {
     if (triggers.length === 0) {
       throw badRequest(
         `workflow_id ${input.workflow_id} has no enabled Webhook trigger node to push to; add one (HTTP Method POST).`,
-        'workflow_id',
+        'body.workflow_id',
         'workflow_without_webhook',
       );
     }
@@ -194,7 +196,7 @@ export class WorkflowService {
     if (!trigger) {
       throw badRequest(
         `workflow_id ${input.workflow_id}'s Webhook trigger accepts ${triggers[0]!.methods.join(', ')} only; set its HTTP Method to POST.`,
-        'workflow_id',
+        'body.workflow_id',
         'workflow_webhook_not_post',
       );
     }
