@@ -204,7 +204,7 @@ function insightsOf(services: Services | undefined): InsightsLookup | undefined 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
   const clock = options.clock ?? systemClock;
   const background = options.background ?? true;
-  const handle: DatabaseHandle = openDatabase(config.database);
+  const handle: DatabaseHandle = openDatabase(config.database, { reader: true });
   try {
     await migrateToLatest(handle);
   } catch (error) {
@@ -271,7 +271,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const worker = new JobWorker({ queue: jobs, log: app.log, concurrency: config.jobConcurrency });
-  const trendsStore = new TrendsStore(db, dialect);
+  const trendsStore = new TrendsStore(db, dialect, handle.reader);
   const signalsStore = new SignalsStore(db);
   const events = new DomainEvents(jobs);
   worker.register<DomainEvent>(DOMAIN_EVENT_JOB, (job) => events.dispatch(job.payload));

@@ -69,7 +69,10 @@ export interface Config {
   sourcePollIntervalSeconds: number;
   /** The demo simulator: `DEMO_SEED` (default 42) and `DEMO_SPEED` (simulated seconds per second, default 1). */
   demo: { seed: number; speed: number };
-  /** Worker threads for signal NLP (`NLP_WORKER_THREADS`, default the CPU count; 0 = in the main thread). */
+  /**
+   * Worker threads for signal NLP (`NLP_WORKER_THREADS`, default one less than the CPU count, at least 1, so the
+   * API thread keeps a core; 0 = in the main thread).
+   */
   nlpWorkerThreads: number;
   /**
    * Jobs one process runs at once (`JOB_CONCURRENCY`, default 16): deliveries wait on the network, so a few
@@ -432,7 +435,7 @@ export function loadConfig(env: Env = process.env): Config {
       seed: integer(env, 'DEMO_SEED', 42, 0, 2_147_483_647),
       speed: integer(env, 'DEMO_SPEED', 1, 1, 3600),
     },
-    nlpWorkerThreads: integer(env, 'NLP_WORKER_THREADS', Math.max(1, os.availableParallelism()), 0, 64),
+    nlpWorkerThreads: integer(env, 'NLP_WORKER_THREADS', Math.max(1, os.availableParallelism() - 1), 0, 64),
     jobConcurrency: integer(env, 'JOB_CONCURRENCY', 16, 1, 256),
     retention: {
       signalDays: integer(env, 'SIGNAL_RETENTION_DAYS', 14, 1, 3650),

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import os from 'node:os';
 import { describe, test } from 'node:test';
 import { ConfigError, loadConfig } from '../src/config.ts';
 
@@ -23,6 +24,9 @@ describe('configuration', () => {
     assert.deepEqual(config.sources, ['demo']);
     assert.equal(config.plans.developer.daily_quota, 100);
     assert.equal(config.plans.enterprise.daily_quota, null);
+    // NLP threads leave the API thread a core of its own.
+    assert.equal(config.nlpWorkerThreads, Math.max(1, os.availableParallelism() - 1));
+    assert.equal(loadConfig({ NLP_WORKER_THREADS: '0' }).nlpWorkerThreads, 0);
   });
 
   test('each bad value names its variable', () => {

@@ -1,5 +1,6 @@
 // Ingestion: each item is checked on its own, good items are stored, bad ones are named, duplicates counted.
 import type { Clock } from '../../platform/clock.ts';
+import { TimeSlicer } from '../../platform/scheduling.ts';
 import { compileBodyValidator, fieldErrors } from '../../platform/validation.ts';
 import { SignalInput } from './schemas.ts';
 import type { NewSignal, SignalsStore } from './store.ts';
@@ -7,6 +8,7 @@ import type { NewSignal, SignalsStore } from './store.ts';
 const validateItem = compileBodyValidator(SignalInput);
 // Clocks drift; an item "from the future" beyond this is a mistake, not skew.
 const FUTURE_TOLERANCE_MS = 5 * 60_000;
+const ROWS_PER_INSERT = 200;
 
 export interface IngestResult {
   accepted: number;
@@ -76,7 +78,13 @@ export class SignalsService {
         processed_at: null,
       });
     });
-    const accepted = rows.length > 0 ? await this.store.insertNew(rows) : 0;
+    // A full batch is a few thousand rows' work: insert it in parts, letting other requests in between.
+    const slicer = new TimeSlicer();
+    let accepted = 0;
+    for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+      await slicer.maybeYield();
+      accepted += await this.store.insertNew(rows.slice(i, i + ROWS_PER_INSERT));
+    }
     return { accepted, duplicates: duplicatesInBatch + (rows.length - accepted), rejected };
   }
 }

@@ -2,6 +2,7 @@
 // mention adds to its trend's hourly bucket (per platform, with VADER sentiment sums) and minute bucket.
 // One transaction per batch: a signal is marked processed together with the counts it produced.
 import type { Clock } from '../../platform/clock.ts';
+import { TimeSlicer, yieldToEventLoop } from '../../platform/scheduling.ts';
 import type { SignalAnalysis } from './analysis.ts';
 import { categorise } from './categories.ts';
 import { titleFrom } from './extraction.ts';
@@ -14,6 +15,12 @@ const MINUTE_MS = 60_000;
 const MINUTES_KEPT = 120;
 const SAMPLE_TEXTS = 20;
 const TYPE_RANK: Record<string, number> = { hashtag: 3, entity: 2, keyword: 1 };
+// Rows per statement inside the batch transaction: a few milliseconds each.
+const ROWS_PER_STATEMENT = 200;
+
+function* slices<T>(rows: T[], size = ROWS_PER_STATEMENT): Generator<T[]> {
+  for (let i = 0; i < rows.length; i += size) yield rows.slice(i, i + size);
+}
 
 interface Accumulated {
   type: string;
@@ -66,10 +73,26 @@ export class TrendProcessor {
     return { pending, analyses };
   }
 
-  /** Adds a prepared batch's mentions to the buckets and marks its signals processed, in one transaction. */
+  /**
+   * Adds a prepared batch's mentions to the buckets and marks its signals processed, in one transaction. The
+   * work is cut into statements of a few hundred rows with the event loop handed back between them, so
+   * requests are not held up behind a batch (reads use their own connection on SQLite).
+   */
   private async commit({ pending, analyses }: Prepared): Promise<ProcessResult> {
     if (pending.length === 0) return { signals: 0, trends: 0, mentions: 0 };
+    const slicer = new TimeSlicer();
     let byKey = this.accumulate(pending, analyses);
+    // Categorising reads lexicons over sample texts: done before the transaction, for keys not yet trends.
+    const categories = new Map<string, string>();
+    const seen = await this.store.trendsByKey(this.store.reader, [...byKey.keys()]);
+    for (const [key, acc] of byKey) {
+      if (seen.has(key)) continue;
+      await slicer.maybeYield();
+      categories.set(
+        key,
+        categorise({ key, surfaceForms: [...acc.surfaces.keys()], texts: acc.texts, hints: acc.hints }),
+      );
+    }
     const now = this.clock.now();
     await this.store.transaction(async (trx) => {
       // Claim first: a signal another process counted meanwhile must not be counted twice.
@@ -85,27 +108,26 @@ export class TrendProcessor {
           analyses.filter((_, i) => keep[i]),
         );
       }
+      await slicer.maybeYield();
       const known = await this.store.trendsByKey(trx, [...byKey.keys()]);
-      const ids = await this.store.upsertTrends(
-        trx,
-        [...byKey].map(([key, acc]) => ({
-          key,
-          title: titleFrom(acc.surfaces),
-          type: acc.type,
-          // Only a new trend is categorised; an existing one keeps its category.
-          category: known.has(key)
-            ? ''
-            : categorise({
-                key,
-                surfaceForms: [...acc.surfaces.keys()],
-                texts: acc.texts,
-                hints: acc.hints,
-              }),
-          first_seen_at: acc.firstSeen,
-          last_seen_at: acc.lastSeen,
-          mentions: acc.mentions,
-        })),
-      );
+      const ids = new Map<string, number>();
+      const trends = [...byKey].map(([key, acc]) => ({
+        key,
+        title: titleFrom(acc.surfaces),
+        type: acc.type,
+        // Only a new trend is categorised; an existing one keeps its category (the upsert leaves it).
+        category: known.has(key)
+          ? ''
+          : (categories.get(key) ??
+            categorise({ key, surfaceForms: [...acc.surfaces.keys()], texts: acc.texts, hints: acc.hints })),
+        first_seen_at: acc.firstSeen,
+        last_seen_at: acc.lastSeen,
+        mentions: acc.mentions,
+      }));
+      for (const part of slices(trends)) {
+        await slicer.maybeYield();
+        for (const [key, id] of await this.store.upsertTrends(trx, part)) ids.set(key, id);
+      }
       const hourly: HourlyIncrement[] = [];
       const minutes: { trend_id: number; minute: number; mentions: number }[] = [];
       const surfaces: { trend_id: number; surface: string; count: number }[] = [];
@@ -115,10 +137,20 @@ export class TrendProcessor {
         for (const increment of acc.hourly.values()) hourly.push({ ...increment, trend_id: id });
         for (const [minute, count] of acc.minutes) minutes.push({ trend_id: id, minute, mentions: count });
       }
-      await this.store.addSurfaces(trx, surfaces);
-      await this.store.addHourly(trx, hourly);
-      await this.store.addMinutely(trx, minutes);
+      for (const part of slices(surfaces)) {
+        await slicer.maybeYield();
+        await this.store.addSurfaces(trx, part);
+      }
+      for (const part of slices(hourly)) {
+        await slicer.maybeYield();
+        await this.store.addHourly(trx, part);
+      }
+      for (const part of slices(minutes)) {
+        await slicer.maybeYield();
+        await this.store.addMinutely(trx, part);
+      }
       // The title is the most frequent surface form over the trend's whole history; most batches change none.
+      await slicer.maybeYield();
       const existing = [...known.values()];
       const forms = await this.store.surfacesOf(
         trx,
@@ -144,6 +176,7 @@ export class TrendProcessor {
       next = current.pending.length < limit ? null : this.prepare(limit, current.pending.at(-1)!.id);
       next?.catch(() => undefined);
       const result = await this.commit(current);
+      await yieldToEventLoop();
       total.signals += result.signals;
       total.trends += result.trends;
       total.mentions += result.mentions;

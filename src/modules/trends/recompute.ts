@@ -5,11 +5,13 @@
 // windows move). Each run handles a bounded batch; the engine calls it every second.
 import type { Clock } from '../../platform/clock.ts';
 import type { DomainEvent, DomainEvents } from '../../platform/events.ts';
+import { TimeSlicer, yieldToEventLoop } from '../../platform/scheduling.ts';
 import { HOUR_MS, PERIOD_HOURS, type PeriodName } from './metrics.ts';
 import { periodWindow, type TrendItemView, type TrendsService } from './service.ts';
 import type { SnapshotRow, TrendsStore } from './store.ts';
 
 const MINUTE_MS = 60_000;
+const SNAPSHOTS_PER_STATEMENT = 300;
 export const SNAPSHOT_PERIODS = Object.keys(PERIOD_HOURS) as PeriodName[];
 /** Events describe the default period's snapshot. */
 export const EVENT_PERIOD: PeriodName = '24h';
@@ -128,6 +130,7 @@ export class MetricsRecomputer {
     const done = { trends: 0, events: 0 };
     while (done.trends < maxTrends) {
       const batch = await this.recomputeBatch();
+      await yieldToEventLoop();
       done.trends += batch.trends;
       done.events += batch.events;
       if (batch.trends < this.batchSize) break;
@@ -157,7 +160,12 @@ export class MetricsRecomputer {
             events.push(...eventsFor(previous.get(id), view, levels, now));
         });
       }
-      await this.store.upsertSnapshots(trx, snapshots);
+      // Six snapshots per trend: cut into statements with the event loop handed back between them.
+      const slicer = new TimeSlicer();
+      for (let i = 0; i < snapshots.length; i += SNAPSHOTS_PER_STATEMENT) {
+        await slicer.maybeYield();
+        await this.store.upsertSnapshots(trx, snapshots.slice(i, i + SNAPSHOTS_PER_STATEMENT));
+      }
       for (const event of events) await this.events.record(trx, event);
       await this.store.clearDirty(trx, dirty);
       recorded = events.length;

@@ -3,6 +3,7 @@ import type { Selectable } from 'kysely';
 import { type Clock, isoString } from '../../platform/clock.ts';
 import type { TrendsTable } from '../../platform/db/schema.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
+import { TimeSlicer } from '../../platform/scheduling.ts';
 import { CATEGORIES, categoryByNameOrSlug, descendantsOf } from './categories.ts';
 import { normaliseKey } from './extraction.ts';
 import {
@@ -83,7 +84,8 @@ export function periodWindow(period: PeriodName, now: number): MetricWindow {
   return { period, periodHours: PERIOD_HOURS[period], endHour: hourIndex(now), live: true };
 }
 
-const CHUNK = 200;
+// Trends whose buckets are read per query in `compute`: up to 60 days of hourly rows each, so a read stays short.
+const CHUNK = 50;
 const DAY_MS = 24 * HOUR_MS;
 /** A custom range may span at most this many days (buckets are kept 400 days by default). */
 export const MAX_RANGE_DAYS = 400;
@@ -279,7 +281,7 @@ export class TrendsService {
     trends: TrendRow[],
     windows: MetricWindow[],
     now: number,
-    executor: Executor = this.store.db,
+    executor: Executor = this.store.reader,
   ): Promise<Map<number, TrendItemView[]>> {
     const out = new Map<number, TrendItemView[]>();
     if (trends.length === 0 || windows.length === 0) return out;
@@ -288,6 +290,8 @@ export class TrendsService {
     const toHour = Math.max(...windows.map((w) => w.endHour));
     const nowMinute = Math.floor(now / MINUTE_MS);
     const needMinutes = windows.some((w) => w.live);
+    // Hundreds of trends × six windows is a long computation: let requests in between.
+    const slicer = new TimeSlicer();
     for (let i = 0; i < trends.length; i += CHUNK) {
       const part = trends.slice(i, i + CHUNK);
       const ids = part.map((t) => t.id);
@@ -296,6 +300,7 @@ export class TrendsService {
         ? groupBy(await this.store.minuteRowsFor(executor, ids, nowMinute - 59, nowMinute))
         : new Map();
       for (const trend of part) {
+        await slicer.maybeYield();
         const rows = hourlyByTrend.get(trend.id) ?? [];
         const totals = new Array<number>(toHour - fromHour + 1).fill(0);
         for (const row of rows) totals[row.hour - fromHour]! += row.mentions;
@@ -406,7 +411,7 @@ export class TrendsService {
     const rows: TrendRow[] = [];
     for (let i = 0; i < candidates.length; i += CHUNK) {
       const ids = candidates.slice(i, i + CHUNK).map((c) => c.trend_id);
-      rows.push(...(await this.store.trendsByIds(this.store.db, ids)));
+      rows.push(...(await this.store.trendsByIds(this.store.reader, ids)));
     }
     const pageMeta = { ...meta, period: 'custom', start_date: window.startDate, end_date: window.endDate };
     let page: TrendItemView[];

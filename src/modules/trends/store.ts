@@ -95,6 +95,8 @@ export class TrendsStore {
   constructor(
     readonly db: DB,
     readonly dialect: Dialect = 'sqlite',
+    /** Reads that serve requests (lists, details, analytics): never queued behind ingestion's writes. */
+    readonly reader: DB = db,
   ) {}
 
   transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
@@ -253,11 +255,11 @@ export class TrendsStore {
   }
 
   findTrend(id: number) {
-    return this.db.selectFrom('trends').selectAll().where('id', '=', id).executeTakeFirst();
+    return this.reader.selectFrom('trends').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
   hourlyRows(trendId: number, fromHour: number, toHour: number) {
-    return this.db
+    return this.reader
       .selectFrom('trend_hourly')
       .select(['platform', 'hour', 'mentions', 'sentiment_sum', 'positive', 'negative'])
       .where('trend_id', '=', trendId)
@@ -267,7 +269,7 @@ export class TrendsStore {
   }
 
   minuteRows(trendId: number, fromMinute: number, toMinute: number) {
-    return this.db
+    return this.reader
       .selectFrom('trend_minutely')
       .select(['minute', 'mentions'])
       .where('trend_id', '=', trendId)
@@ -277,7 +279,7 @@ export class TrendsStore {
   }
 
   async countByCategory(): Promise<Map<string, number>> {
-    const rows = await this.db
+    const rows = await this.reader
       .selectFrom('trends')
       .select(['category', (eb) => eb.fn.countAll<number>().as('n')])
       .groupBy('category')
@@ -410,7 +412,7 @@ export class TrendsStore {
   }
 
   private listBase(query: ListFilter & { period: string }) {
-    return this.db
+    return this.reader
       .selectFrom('trend_metrics as m')
       .innerJoin('trends as t', 't.id', 'm.trend_id')
       .where('m.period', '=', query.period)
@@ -451,7 +453,7 @@ export class TrendsStore {
         ? this.listBase(query)
             .select((eb) => eb.fn.countAll<number>().as('n'))
             .executeTakeFirstOrThrow()
-        : this.db
+        : this.reader
             .selectFrom('trend_metrics')
             .select((eb) => eb.fn.countAll<number>().as('n'))
             .where('period', '=', query.period)
@@ -461,7 +463,7 @@ export class TrendsStore {
     const ids = page.map((r) => r.trend_id);
     if (ids.length === 0) return { rows: [], total: Number(count.n) };
     // Phase 2 reads the page's full rows.
-    const rows = await this.db
+    const rows = await this.reader
       .selectFrom('trend_metrics as m')
       .innerJoin('trends as t', 't.id', 'm.trend_id')
       .selectAll('m')
@@ -479,7 +481,7 @@ export class TrendsStore {
    */
   async volumesBetween(filter: ListFilter, fromHour: number, toHour: number) {
     const span = toHour - fromHour + 1;
-    const rows = await this.db
+    const rows = await this.reader
       .selectFrom('trend_hourly as h')
       .innerJoin('trends as t', 't.id', 'h.trend_id')
       .select([
@@ -505,7 +507,7 @@ export class TrendsStore {
   autocomplete(prefix: string, limit: number) {
     const pattern = `${likeEscape(prefix)}%`;
     return (
-      this.db
+      this.reader
         .selectFrom('trends as t')
         .leftJoin('trend_metrics as m', (join) =>
           join.onRef('m.trend_id', '=', 't.id').on('m.period', '=', '24h'),

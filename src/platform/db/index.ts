@@ -19,20 +19,44 @@ pg.types.setTypeParser(1700, (v) => Number(v));
 
 export interface DatabaseHandle {
   db: DB;
+  /**
+   * For reads that serve requests. On SQLite a second connection (with `reader: true`): WAL lets it read the
+   * last committed state while the writer connection is inside a long transaction (ingestion), which would
+   * otherwise queue every read behind it. Elsewhere the same as `db`.
+   */
+  reader: DB;
   dialect: Dialect;
   close(): Promise<void>;
 }
 
-export function openDatabase(config: DatabaseConfig): DatabaseHandle {
+function openSqlite(file: string): SQLite.Database {
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('synchronous = NORMAL');
+  return sqlite;
+}
+
+const sqliteKysely = (sqlite: SQLite.Database) =>
+  new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+
+export function openDatabase(config: DatabaseConfig, options: { reader?: boolean } = {}): DatabaseHandle {
   if (config.kind === 'sqlite') {
-    if (config.path !== ':memory:') fs.mkdirSync(path.dirname(config.path), { recursive: true });
-    const sqlite = new SQLite(config.path);
-    sqlite.pragma('journal_mode = WAL');
-    sqlite.pragma('foreign_keys = ON');
-    sqlite.pragma('busy_timeout = 5000');
-    sqlite.pragma('synchronous = NORMAL');
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-    return { db, dialect: 'sqlite', close: () => db.destroy() };
+    const memory = config.path === ':memory:';
+    if (!memory) fs.mkdirSync(path.dirname(config.path), { recursive: true });
+    const db = sqliteKysely(openSqlite(config.path));
+    // An in-memory database is private to its connection: nothing to share with a reader.
+    const reader = options.reader && !memory ? sqliteKysely(openSqlite(config.path)) : db;
+    return {
+      db,
+      reader,
+      dialect: 'sqlite',
+      close: async () => {
+        if (reader !== db) await reader.destroy();
+        await db.destroy();
+      },
+    };
   }
   const pool = new pg.Pool({
     connectionString: config.url,
@@ -43,7 +67,7 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
   // An idle client losing its connection must not crash the process; the next query reports it.
   pool.on('error', () => {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', close: () => db.destroy() };
+  return { db, reader: db, dialect: 'postgres', close: () => db.destroy() };
 }
 
 const STATEMENT_CACHE_SIZE = 500;

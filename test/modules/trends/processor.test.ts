@@ -171,4 +171,55 @@ describe('trend processing', () => {
     assert.equal(bad.data.rejected[0]?.index, 0);
     assert.match(bad.data.rejected[0]?.detail, /category/);
   });
+  test('a long drain hands the event loop back between batches and statements', async () => {
+    const signals = Array.from({ length: 1000 }, (_, i) => ({
+      source: 'news',
+      external_id: `loop-${i}`,
+      text: `Harbour Bridge repairs continue as crews work on section ${i % 50} of the #HarbourBridge deck`,
+      observed_at: '2026-11-21T09:45:00Z',
+    }));
+    await ingest(signals);
+    let turns = 0;
+    let spinning = true;
+    const spin = () => {
+      turns++;
+      if (spinning) setImmediate(spin);
+    };
+    setImmediate(spin);
+    const result = await ctx.app.services.trendProcessor.drain(250);
+    spinning = false;
+    assert.equal(result.signals, 1000);
+    // better-sqlite3 is synchronous: without explicit yields the whole drain would run as one task.
+    assert.ok(turns >= 4, `the event loop turned ${turns} times during four batches`);
+  });
+
+  test('trend reads are answered while the writer is inside a long transaction', async () => {
+    const trend = await ctx.app.services.db
+      .selectFrom('trends')
+      .select('id')
+      .where('key', '=', 'harbour bridge')
+      .executeTakeFirstOrThrow();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let answeredInside = false;
+    const writer = ctx.app.services.db.transaction().execute(async (trx) => {
+      await trx.updateTable('trends').set({ dirty: 1 }).where('id', '=', trend.id).execute();
+      await gate;
+    });
+    try {
+      const res = await Promise.race([
+        call(ctx.app, 'GET', `/api/trends/${trend.id}`, { key }),
+        new Promise<null>((resolve) => setTimeout(() => resolve(null), 5000)),
+      ]);
+      assert.ok(res, 'the read waited for the write transaction');
+      assert.equal(res.statusCode, 200, res.body);
+      answeredInside = true;
+    } finally {
+      release();
+      await writer;
+    }
+    assert.equal(answeredInside, true);
+  });
 });
