@@ -180,7 +180,9 @@ function subreddits(env: Env): string[] {
 }
 
 function parseDatabase(env: Env): { database: DatabaseConfig; dataDir: string } {
-  const raw = read(env, 'DATABASE_URL') ?? 'sqlite:./data/crestwatch.db';
+  // Without DATABASE_URL the embedded database lives in the data folder, with the keys.
+  const raw =
+    read(env, 'DATABASE_URL') ?? `sqlite:${path.join(read(env, 'DATA_DIR') ?? './data', 'crestwatch.db')}`;
   if (raw.startsWith('postgres://') || raw.startsWith('postgresql://')) {
     try {
       new URL(raw);

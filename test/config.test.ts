@@ -29,6 +29,15 @@ describe('configuration', () => {
     assert.equal(loadConfig({ NLP_WORKER_THREADS: '0' }).nlpWorkerThreads, 0);
   });
 
+  test('a data folder without DATABASE_URL holds the embedded database too', () => {
+    const config = loadConfig({ DATA_DIR: '/tmp/crestwatch-elsewhere' });
+    assert.deepEqual(config.database, { kind: 'sqlite', path: '/tmp/crestwatch-elsewhere/crestwatch.db' });
+    assert.equal(config.dataDir, '/tmp/crestwatch-elsewhere');
+    const explicit = loadConfig({ DATA_DIR: '/tmp/keys', DATABASE_URL: 'sqlite:/tmp/db/x.db' });
+    assert.equal(explicit.database.kind === 'sqlite' && explicit.database.path, '/tmp/db/x.db');
+    assert.equal(explicit.dataDir, '/tmp/keys');
+  });
+
   test('each bad value names its variable', () => {
     const cases: [Record<string, string>, string][] = [
       [{ PORT: 'abc' }, 'PORT'],

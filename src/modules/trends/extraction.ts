@@ -203,15 +203,24 @@ const GENERIC_NOUNS: ReadonlySet<string> = new Set(
   minutes moment question answer idea issue problem reason result change use work job company companies
   team game games fan fans user users member members official officials source sources statement comment
   post video photo article thread link version list set level rest top bit couple deal plan move step
-  chance look sense
+  chance look sense row rows weekend weekends city cities town towns country countries station stations
+  centre centres center centers movie movies film films show shows season seasons price prices market
+  markets flow flows director directors premiere premieres
 `),
 );
+
+// Tags of capitalised words that join a name mid-sentence.
+const CAPITALISED_NAME_TAGS: ReadonlySet<string> = new Set(['PROPN', 'NOUN', 'ADJ', 'VERB']);
+// Ordinals say which one, not what (`fifth day`, `3rd quarter`): dropped from the start of a key phrase.
+const ORDINAL =
+  /^(?:\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|twentieth|hundredth|thousandth)$/i;
 
 const PROPER = 1;
 const NOUN = 2;
 const ADJ = 3;
 const CONNECTOR = 4;
 const SMALL_NUMBER = 5;
+const COLON = 6;
 
 // ---------------------------------------------------------------------------------------------------------
 // Normalisation
@@ -453,14 +462,25 @@ function analyse(
     }
     if (excluded[i]) continue;
     const lower = value.toLowerCase();
+    // A title's colon (`Starfall: Echoes`) may join two names; a label's (`Update: Biden…`) may not.
+    if (value === ':' && spaces[i] === '' && i > 0 && !STOPWORDS.has(values[i - 1].toLowerCase())) {
+      const left = values[i - 1].toLowerCase();
+      if (!GENERIC_NOUNS.has(left) && !GENERIC_ADJECTIVES.has(left)) cls[i] = COLON;
+      continue;
+    }
     if (CONNECTORS.has(lower) && value === lower) {
       cls[i] = CONNECTOR;
       continue;
     }
     if (types[i] !== 'word') continue;
     const tag = pos[i];
+    const capitalised = cases[i] === 'titleCase' || cases[i] === 'upperCase';
     // A capitalised proper noun survives a stop-word spelling (`Will Smith`); `normaliseKey` has the last word.
     if (tag === 'PROPN' && cases[i] !== 'lowerCase') cls[i] = PROPER;
+    // Mid-sentence capitals mark a name whatever the tagger says of the word (`Harbor City Hawks`: City is
+    // tagged NOUN; `European Union`: European ADJ). A sentence opener is capitalised anyway.
+    else if (capitalised && !sentenceStart[i] && CAPITALISED_NAME_TAGS.has(tag) && !FUNCTION_WORDS.has(lower))
+      cls[i] = PROPER;
     else if (FUNCTION_WORDS.has(lower)) continue;
     else if (tag === 'PROPN') cls[i] = NOUN;
     else if (tag === 'NOUN' || (tag === 'VERB' && GERUND_NOUNS.has(lower))) cls[i] = NOUN;
@@ -483,7 +503,11 @@ function analyse(
       if (cls[end + 1] === PROPER) {
         end += 1;
         names += 1;
-      } else if (cls[end + 1] === CONNECTOR && end + 2 < n && cls[end + 2] === PROPER) {
+      } else if (
+        (cls[end + 1] === CONNECTOR || cls[end + 1] === COLON) &&
+        end + 2 < n &&
+        cls[end + 2] === PROPER
+      ) {
         end += 2;
         names += 1;
       } else break;
@@ -495,7 +519,10 @@ function analyse(
     // A lone capitalised word opening a sentence may just be capitalised (`Tsunami warning for…`): it ranks
     // low as a name and also heads a key phrase when a noun follows.
     const opener = names === 1 && end === i && sentenceStart[i] === 1;
-    if (names <= 4) addScored(entities, join(i, end), opener ? weight * 0.25 : weight, offset + i);
+    // A capitalised common word opening a sentence (`Cities open cooling centres`) is no name at all.
+    const generic = opener && GENERIC_NOUNS.has(values[i].toLowerCase());
+    if (names <= 4 && !generic)
+      addScored(entities, join(i, end), opener ? weight * 0.25 : weight, offset + i);
     for (let k = i; k <= end; k++) cls[k] = 0;
     if (opener && i + 1 < n && cls[i + 1] === NOUN) cls[i] = NOUN;
     i = end;
@@ -508,7 +535,12 @@ function analyse(
     while (end + 1 < n && (cls[end + 1] === NOUN || cls[end + 1] === ADJ)) end += 1;
     const runEnd = end;
     let start = i;
-    while (start <= end && cls[start] === ADJ && GENERIC_ADJECTIVES.has(values[start].toLowerCase())) start++;
+    while (
+      start <= end &&
+      cls[start] === ADJ &&
+      (GENERIC_ADJECTIVES.has(values[start].toLowerCase()) || ORDINAL.test(values[start]))
+    )
+      start++;
     while (end >= start && cls[end] !== NOUN) end--;
     if (end >= start) {
       if (end - start >= 3) start = end - 2;

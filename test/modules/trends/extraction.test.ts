@@ -262,6 +262,34 @@ describe('extractCandidates', () => {
     assert.equal(found.has('manchester united 3 1'), false);
   });
 
+  test('capitalised words inside a name join it whatever their tag; a title colon joins two names', () => {
+    const found = byKey(
+      extractCandidates({ text: 'The Harbor City Hawks lead the basketball playoff series 3-1.' }),
+    );
+    assert.equal(found.get('harbor city hawk')?.surface, 'Harbor City Hawks');
+    for (const key of ['harbor', 'city', 'hawk']) assert.equal(found.has(key), false, key);
+
+    const film = byKey(extractCandidates({ text: 'Really love Starfall: Echoes! #StarfallEchoes' }));
+    assert.equal(film.get('starfall echo')?.type, 'hashtag', 'the name and the hashtag are one trend');
+    assert.equal(film.has('starfall'), false);
+    // A label before a colon is not part of the name that follows.
+    const label = byKey(
+      extractCandidates({ text: 'Breaking: Senate passes the budget. Update: Biden signs it.' }),
+    );
+    for (const key of ['breaking senate', 'update biden']) assert.equal(label.has(key), false, key);
+    assert.ok(label.has('senate') || label.has('biden'));
+  });
+
+  test('ordinals, idioms and everyday nouns are not trends on their own', () => {
+    const found = byKey(
+      extractCandidates({
+        text: 'Cities open cooling centres as the heatwave continues. Bitcoin ETF flows were positive for the fifth day in a row.',
+      }),
+    );
+    for (const key of ['city', 'fifth day', 'day', 'row', 'flow']) assert.equal(found.has(key), false, key);
+    for (const key of ['heatwave', 'bitcoin etf']) assert.ok(found.has(key), key);
+  });
+
   test('hashtags become hashtag candidates and keep their # in the surface', () => {
     const candidates = extractCandidates({ text: 'RT @someone: #OpenAI ships GPT-5 #MachineLearning lol' });
     const found = byKey(candidates);
