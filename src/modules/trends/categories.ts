@@ -690,7 +690,7 @@ const TAXONOMY: TopDefinition[] = [
           'video game, gaming, gamer, game trailer, game release, gta, gta 6, grand theft auto, ' +
           'rockstar games, ubisoft, ea sports, activision, the game awards, game developer, gamedev, ' +
           'summer game fest, gamescom, fortnite, pokemon',
-        terms: 'dlc, expansion, remaster, open world, rpg, shooter, game, release date',
+        terms: 'dlc, expansion, remaster, open world, rpg, shooter, release date',
       },
     ],
   },

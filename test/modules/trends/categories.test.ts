@@ -170,6 +170,19 @@ describe('categorise', () => {
     );
   });
 
+  test("a team's numbered games are not video games", () => {
+    assert.notEqual(
+      categorise({
+        key: key('Harbor City Hawks'),
+        texts: [
+          'Harbor City Hawks guard scored 41 points in game four of the playoffs.',
+          'The Harbor City Hawks host game five at home on Thursday night.',
+        ],
+      }).split('/')[0],
+      'Gaming',
+    );
+  });
+
   test('a single weak text hit is not enough', () => {
     assert.equal(
       categorise({ key: key('Zorblax'), texts: ['zorblax was at the stadium'] }),
