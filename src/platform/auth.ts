@@ -118,6 +118,17 @@ export function extractKey(request: FastifyRequest): string | null {
   return null;
 }
 
+/** A Bearer key and a different X-API-Key: which one the caller meant is unknown, so neither is used. */
+function conflictingKeys(request: FastifyRequest, bearer: string): boolean {
+  const apiKey = request.headers['x-api-key'];
+  return (
+    typeof request.headers.authorization === 'string' &&
+    typeof apiKey === 'string' &&
+    apiKey.trim() !== '' &&
+    apiKey.trim() !== bearer
+  );
+}
+
 function setLimitHeaders(
   reply: FastifyReply,
   state: { limit: number; remaining: number; resetAt: number },
@@ -154,6 +165,10 @@ const FAILURES = {
     'This route needs an API key: send `Authorization: Bearer <key>` or `X-API-Key: <key>`.',
   ],
   malformed: ['invalid_api_key', 'The Authorization header must be `Bearer <key>`.'],
+  conflicting: [
+    'conflicting_api_keys',
+    'Authorization and X-API-Key carry different keys; send one key (the same key in both is fine).',
+  ],
   unknown: ['invalid_api_key', 'The API key is not valid.'],
   revoked: ['api_key_revoked', 'The API key has been revoked.'],
   expired: ['api_key_expired', 'The API key has expired.'],
@@ -220,6 +235,7 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthOptions) 
     const key = extractKey(request);
     if (key === null) return 'missing';
     if (key === '' || key.length > 200) return 'malformed';
+    if (conflictingKeys(request, key)) return 'conflicting';
     const hash = sha256Hex(key);
     const cached = cache.get(hash);
     if (cached) return checkKey(cached, now);

@@ -22,6 +22,22 @@ describe('authentication', () => {
     assert.deepEqual(header.data, bearer.data);
   });
 
+  test('two different keys in Authorization and X-API-Key → 401; the same key in both is fine', async () => {
+    const alice = await createUser(ctx);
+    const both = await call(ctx.app, 'GET', '/api/user/profile', {
+      key: alice.key,
+      headers: { 'x-api-key': (await createUser(ctx)).key },
+    });
+    assertProblem(both, 401);
+    assert.equal(both.data.code, 'conflicting_api_keys');
+    const same = await call(ctx.app, 'GET', '/api/user/profile', {
+      key: alice.key,
+      headers: { 'x-api-key': alice.key },
+    });
+    assert.equal(same.statusCode, 200);
+    assert.equal(same.data.id, alice.userId);
+  });
+
   test('no key, a malformed header and an unknown key each answer 401 problem+json', async () => {
     const none = await call(ctx.app, 'GET', '/api/user/profile');
     assertProblem(none, 401);
