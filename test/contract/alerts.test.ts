@@ -33,6 +33,45 @@ import {
 } from '../modules/integrations/workflow-stand-in.ts';
 import { type Receiver, startReceiver, waitFor } from '../modules/webhooks/receiver.ts';
 
+/** Body fields of the contract's events (sorted). */
+const TREND_ALERT_FIELDS = [
+  'id',
+  'event',
+  'trend_id',
+  'trend_name',
+  'category',
+  'severity',
+  'velocity',
+  'timestamp',
+  'summary',
+  'source_link',
+  'recommended_next_steps',
+].sort();
+const LIFECYCLE_FIELDS = [
+  'id',
+  'event',
+  'trend_id',
+  'trend_name',
+  'category',
+  'from_stage',
+  'to_stage',
+  'velocity',
+  'timestamp',
+  'source_link',
+].sort();
+const CRISIS_EVENT_FIELDS = [
+  'id',
+  'event',
+  'crisis_event_id',
+  'title',
+  'severity',
+  'status',
+  'impacted_entity',
+  'detected_at',
+  'summary',
+  'source_link',
+].sort();
+
 const MIN = 60_000;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/;
 const HEX32 = /^[0-9a-f]{32}$/;
@@ -172,53 +211,10 @@ describe('OpenAPI document: the alerting schemas are the contract’s', () => {
       return op.requestBody.content['application/json'].schema;
     };
     const fields = (name: string) => Object.keys(bodyOf(name).properties).sort();
-    assert.deepEqual(
-      fields('trend.alert.created'),
-      [
-        'id',
-        'event',
-        'trend_id',
-        'trend_name',
-        'category',
-        'severity',
-        'velocity',
-        'timestamp',
-        'summary',
-        'source_link',
-        'recommended_next_steps',
-      ].sort(),
-    );
-    assert.deepEqual(
-      fields('trend.lifecycle.changed'),
-      [
-        'id',
-        'event',
-        'trend_id',
-        'trend_name',
-        'category',
-        'from_stage',
-        'to_stage',
-        'velocity',
-        'timestamp',
-        'source_link',
-      ].sort(),
-    );
+    assert.deepEqual(fields('trend.alert.created'), TREND_ALERT_FIELDS);
+    assert.deepEqual(fields('trend.lifecycle.changed'), LIFECYCLE_FIELDS);
     for (const name of ['crisis.event.opened', 'crisis.event.escalated', 'crisis.event.resolved']) {
-      assert.deepEqual(
-        fields(name),
-        [
-          'id',
-          'event',
-          'crisis_event_id',
-          'title',
-          'severity',
-          'status',
-          'impacted_entity',
-          'detected_at',
-          'summary',
-          'source_link',
-        ].sort(),
-      );
+      assert.deepEqual(fields(name), CRISIS_EVENT_FIELDS);
       assert.deepEqual(bodyOf(name).properties.event.enum, [name]);
       assert.deepEqual(
         [...bodyOf(name).required].sort(),
@@ -385,21 +381,7 @@ describe('Crisis events (route 3 and the + rows)', () => {
     );
     assert.deepEqual(Object.keys(msg).sort(), ['data', 'sent_at', 'type']);
     assert.match(msg.sent_at, ISO);
-    assert.deepEqual(
-      Object.keys(msg.data).sort(),
-      [
-        'id',
-        'event',
-        'crisis_event_id',
-        'title',
-        'severity',
-        'status',
-        'impacted_entity',
-        'detected_at',
-        'summary',
-        'source_link',
-      ].sort(),
-    );
+    assert.deepEqual(Object.keys(msg.data).sort(), CRISIS_EVENT_FIELDS);
     assert.equal(msg.data.status, 'active');
   });
 
@@ -618,21 +600,7 @@ describe('Crisis events (route 3 and the + rows)', () => {
       receiver.received.find((r) => r.body.includes('crisis.event.opened')),
     );
     const body = JSON.parse(got.body);
-    assert.deepEqual(
-      Object.keys(body).sort(),
-      [
-        'id',
-        'event',
-        'crisis_event_id',
-        'title',
-        'severity',
-        'status',
-        'impacted_entity',
-        'detected_at',
-        'summary',
-        'source_link',
-      ].sort(),
-    );
+    assert.deepEqual(Object.keys(body).sort(), CRISIS_EVENT_FIELDS);
     assert.equal(body.event, 'crisis.event.opened');
     assert.equal(body.crisis_event_id, eventId);
     assert.equal(got.headers['webhook-id'], body.id);
@@ -886,22 +854,7 @@ describe('Webhooks (routes 20–23 and the + rows), Events and Deliveries', () =
         (await waitFor(event, () => receiver.received.find((r) => JSON.parse(r.body).event === event)))!.body,
       );
     const alert = await bodyOf('trend.alert.created');
-    assert.deepEqual(
-      Object.keys(alert).sort(),
-      [
-        'id',
-        'event',
-        'trend_id',
-        'trend_name',
-        'category',
-        'severity',
-        'velocity',
-        'timestamp',
-        'summary',
-        'source_link',
-        'recommended_next_steps',
-      ].sort(),
-    );
+    assert.deepEqual(Object.keys(alert).sort(), TREND_ALERT_FIELDS);
     assert.deepEqual(
       [alert.trend_id, alert.trend_name, alert.category, alert.velocity, alert.severity],
       [7, 'Quantum widgets', 'Technology/AI', 80, 'high'],
@@ -909,21 +862,7 @@ describe('Webhooks (routes 20–23 and the + rows), Events and Deliveries', () =
     assert.match(alert.timestamp, ISO);
     assert.ok(alert.recommended_next_steps.every((s: unknown) => typeof s === 'string'));
     const lifecycle = await bodyOf('trend.lifecycle.changed');
-    assert.deepEqual(
-      Object.keys(lifecycle).sort(),
-      [
-        'id',
-        'event',
-        'trend_id',
-        'trend_name',
-        'category',
-        'from_stage',
-        'to_stage',
-        'velocity',
-        'timestamp',
-        'source_link',
-      ].sort(),
-    );
+    assert.deepEqual(Object.keys(lifecycle).sort(), LIFECYCLE_FIELDS);
     assert.deepEqual(
       [lifecycle.from_stage, lifecycle.to_stage, lifecycle.velocity],
       ['emerging', 'rising', 80],

@@ -1,7 +1,9 @@
 // Stored signals → trends: each signal's candidates are grouped under their normalised keys, and every
 // mention adds to its trend's hourly bucket (per platform, with VADER sentiment sums) and minute bucket.
 // One transaction per batch: a signal is marked processed together with the counts it produced.
+import type { Insertable } from 'kysely';
 import type { Clock } from '../../platform/clock.ts';
+import type { TrendsTable } from '../../platform/db/schema.ts';
 import { TimeSlicer, yieldToEventLoop } from '../../platform/scheduling.ts';
 import type { SignalAnalysis } from './analysis.ts';
 import { categorise } from './categories.ts';
@@ -82,17 +84,6 @@ export class TrendProcessor {
     if (pending.length === 0) return { signals: 0, trends: 0, mentions: 0 };
     const slicer = new TimeSlicer();
     let byKey = this.accumulate(pending, analyses);
-    // Categorising reads lexicons over sample texts: done before the transaction, for keys not yet trends.
-    const categories = new Map<string, string>();
-    const seen = await this.store.trendsByKey(this.store.reader, [...byKey.keys()]);
-    for (const [key, acc] of byKey) {
-      if (seen.has(key)) continue;
-      await slicer.maybeYield();
-      categories.set(
-        key,
-        categorise({ key, surfaceForms: [...acc.surfaces.keys()], texts: acc.texts, hints: acc.hints }),
-      );
-    }
     const now = this.clock.now();
     await this.store.transaction(async (trx) => {
       // Claim first: a signal another process counted meanwhile must not be counted twice.
@@ -111,19 +102,22 @@ export class TrendProcessor {
       await slicer.maybeYield();
       const known = await this.store.trendsByKey(trx, [...byKey.keys()]);
       const ids = new Map<string, number>();
-      const trends = [...byKey].map(([key, acc]) => ({
-        key,
-        title: titleFrom(acc.surfaces),
-        type: acc.type,
-        // Only a new trend is categorised; an existing one keeps its category (the upsert leaves it).
-        category: known.has(key)
-          ? ''
-          : (categories.get(key) ??
-            categorise({ key, surfaceForms: [...acc.surfaces.keys()], texts: acc.texts, hints: acc.hints })),
-        first_seen_at: acc.firstSeen,
-        last_seen_at: acc.lastSeen,
-        mentions: acc.mentions,
-      }));
+      const trends: Insertable<TrendsTable>[] = [];
+      for (const [key, acc] of byKey) {
+        // Only a new trend is categorised (lexicons over sample texts); an existing one keeps its category.
+        if (!known.has(key)) await slicer.maybeYield();
+        trends.push({
+          key,
+          title: titleFrom(acc.surfaces),
+          type: acc.type,
+          category: known.has(key)
+            ? ''
+            : categorise({ key, surfaceForms: [...acc.surfaces.keys()], texts: acc.texts, hints: acc.hints }),
+          first_seen_at: acc.firstSeen,
+          last_seen_at: acc.lastSeen,
+          mentions: acc.mentions,
+        });
+      }
       for (const part of slices(trends)) {
         await slicer.maybeYield();
         for (const [key, id] of await this.store.upsertTrends(trx, part)) ids.set(key, id);
