@@ -92,7 +92,11 @@ describe('crestwatch ingest', () => {
 
   test('a file that cannot be read exits 1; bad arguments exit 2', () => {
     const missing = cli('ingest', path.join(database.dataDir, 'nope.jsonl'));
-    assert.equal(missing.status, 1);
+    assert.equal(
+      missing.status,
+      1,
+      `signal ${missing.signal}, error ${missing.error?.message}, stderr: ${missing.stderr?.slice(-2000)}`,
+    );
     assert.match(missing.stderr, /ENOENT/);
     const directory = cli('ingest', database.dataDir);
     assert.equal(directory.status, 1);

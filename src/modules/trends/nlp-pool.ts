@@ -17,21 +17,24 @@ export class InProcessNlp implements NlpPool {
   async close(): Promise<void> {}
 }
 
-/** Splits each batch over the threads so they work on it together. */
+/**
+ * Splits each batch over the threads so they work on it together. The threads start with the first batch:
+ * a process that never analyses (a CLI command failing early, a plain import) loads no model, and is never
+ * torn down while its workers are still loading.
+ */
 export class ThreadedNlp implements NlpPool {
-  private readonly pool: Piscina;
+  private pool: Piscina | null = null;
 
-  constructor(private readonly threads: number) {
-    this.pool = new Piscina({
-      filename: new URL('./nlp-worker.mjs', import.meta.url).href,
-      minThreads: threads,
-      maxThreads: threads,
-      idleTimeout: Number.POSITIVE_INFINITY,
-    });
-  }
+  constructor(private readonly threads: number) {}
 
   async analyse(signals: SignalText[]): Promise<SignalAnalysis[]> {
     if (signals.length === 0) return [];
+    this.pool ??= new Piscina({
+      filename: new URL('./nlp-worker.mjs', import.meta.url).href,
+      minThreads: this.threads,
+      maxThreads: this.threads,
+      idleTimeout: Number.POSITIVE_INFINITY,
+    });
     const size = Math.ceil(signals.length / this.threads);
     const parts: Promise<SignalAnalysis[]>[] = [];
     for (let i = 0; i < signals.length; i += size) parts.push(this.pool.run(signals.slice(i, i + size)));
@@ -39,7 +42,8 @@ export class ThreadedNlp implements NlpPool {
   }
 
   async close(): Promise<void> {
-    await this.pool.destroy();
+    await this.pool?.destroy();
+    this.pool = null;
   }
 }
 

@@ -270,7 +270,9 @@ describe('AI insights (offline analyzer)', () => {
       worker.start();
       let status: Json = {};
       for (let i = 0; i < 400 && status.status !== 'failed'; i++) {
-        clock.advance(3_600_000); // past any retry backoff
+        // Past the retry backoff of the first attempts (≤ 2 s), well inside the 60 s lease: a lease that
+        // expired under a running attempt would let a second worker run it again, as after a crash.
+        clock.advance(5_000);
         worker.poke();
         await new Promise((r) => setTimeout(r, 25));
         status = (
