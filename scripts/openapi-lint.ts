@@ -40,7 +40,11 @@ for (const [route, item] of Object.entries<Record<string, Record<string, unknown
     const where = `${method.toUpperCase()} ${route}`;
     const responses = (op.responses ?? {}) as Record<string, { content?: Record<string, unknown> }>;
     if (!op.summary) problems.push(`${where}: no summary`);
-    if (!Object.keys(responses).some((s) => s.startsWith('2')))
+    // Upstream capabilities a self-hosted service lacks never succeed: their documented answer is the 503.
+    if (op['x-capability-unavailable'] === true) {
+      if (!responses['503']?.content?.['application/problem+json'])
+        problems.push(`${where}: an unavailable capability without its 503 problem response`);
+    } else if (!Object.keys(responses).some((s) => s.startsWith('2')))
       problems.push(`${where}: no success response`);
     for (const status of ['404', '500']) {
       if (!responses[status]?.content?.['application/problem+json'])

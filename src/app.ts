@@ -54,6 +54,7 @@ import { MetricsRecomputer } from './modules/trends/recompute.ts';
 import { trendRoutes } from './modules/trends/routes.ts';
 import { TrendsService } from './modules/trends/service.ts';
 import { TrendsStore } from './modules/trends/store.ts';
+import { unavailableRoutes } from './modules/unavailable/routes.ts';
 import { webhookRoutes } from './modules/webhooks/routes.ts';
 import { WebhooksService } from './modules/webhooks/service.ts';
 import { WebhooksStore } from './modules/webhooks/store.ts';
@@ -82,6 +83,7 @@ import { OverloadMonitor } from './platform/overload.ts';
 import { LocalPubSub, type PubSub, RedisPubSub } from './platform/pubsub.ts';
 import { RateLimits } from './platform/ratelimit.ts';
 import { connectRedis } from './platform/redis.ts';
+import { closeRefusedUpgrade, registerUpgradeGuard } from './platform/upgrade.ts';
 import { UsageCounter } from './platform/usage.ts';
 import { validatorCompiler } from './platform/validation.ts';
 
@@ -256,6 +258,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // Errors Fastify answers before routing (bad percent-encoding, overlong path segments) are problems too.
     frameworkErrors: (error, request, reply) => {
       reply.header('X-Request-Id', request.id);
+      closeRefusedUpgrade(request, reply);
       const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
       sendProblem(
         reply,
@@ -472,6 +475,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     }
   });
   registerErrorHandling(app);
+  registerUpgradeGuard(app);
   if (config.corsOrigins.length > 0) {
     await app.register(cors, {
       origin: config.corsOrigins.includes('*') ? '*' : config.corsOrigins,
@@ -523,6 +527,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await releaseRoutes(app, services);
   await webhookRoutes(app, services);
   await streamRoutes(app, services, stream);
+  await unavailableRoutes(app);
 
   const bootstrapFile = await accounts.bootstrap({
     bootstrapApiKey: config.bootstrapApiKey,

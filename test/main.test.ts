@@ -8,6 +8,7 @@ import { generateApiKey } from '../src/modules/accounts/service.ts';
 import { openDatabase } from '../src/platform/db/index.ts';
 import { TEST_SECRET_KEY } from './helpers/app.ts';
 import { createTestDatabase, testRedisPrefix, testRedisUrl } from './helpers/db.ts';
+import { rawRequest } from './platform/raw-upgrade.ts';
 
 const children: ChildProcess[] = [];
 after(() => {
@@ -70,6 +71,32 @@ describe('process lifecycle', () => {
       );
     } finally {
       await handle.close();
+      await database.drop();
+    }
+  });
+
+  test('an upgrade request to a path without a WebSocket route does not hold up SIGTERM: exit 0 within 10 s', async () => {
+    const database = await createTestDatabase();
+    try {
+      const { child, url } = await startServer({
+        DATABASE_URL: database.url,
+        DATA_DIR: database.dataDir,
+        SECRET_KEY: TEST_SECRET_KEY,
+        SOURCES: 'none',
+        DATABASE_POOL_SIZE: '3',
+        ...(testRedisUrl ? { REDIS_URL: testRedisUrl, REDIS_KEY_PREFIX: testRedisPrefix() } : {}),
+      });
+      // The client keeps its end open: only the server can release the connection.
+      const answer = await rawRequest(Number(new URL(url).port), '/ws/nope', { closeWithinMs: 0 });
+      assert.equal(answer.status, 404);
+      const started = Date.now();
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      child.kill('SIGTERM');
+      const code = await exited;
+      answer.socket.destroy();
+      assert.equal(code, 0, 'exit code 1 means the 10 s shutdown deadline was hit');
+      assert.ok(Date.now() - started < 10_000, 'stopped within 10 s');
+    } finally {
       await database.drop();
     }
   });

@@ -371,7 +371,11 @@ async function run(argv: string[]): Promise<void> {
 
   if (command === 'keys' && sub === 'create') {
     if (!values.name) throw new UsageError('keys create needs --name');
-    const permissions = values.permissions?.split(',').map((p) => p.trim()) as Permission[] | undefined;
+    // As in the API, an empty list means the defaults.
+    const permissions = values.permissions
+      ?.split(',')
+      .map((p) => p.trim())
+      .filter((p) => p.length > 0) as Permission[] | undefined;
     for (const p of permissions ?? []) {
       if (!ALL_PERMISSIONS.includes(p))
         throw new UsageError(`unknown permission ${p} (use ${ALL_PERMISSIONS.join(', ')})`);

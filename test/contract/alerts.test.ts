@@ -277,6 +277,8 @@ describe('OpenAPI document: the alerting schemas are the contract’s', () => {
       [
         'id',
         'url',
+        'target_url',
+        'events',
         'trigger_type',
         'delivery_mode',
         'threshold_value',
@@ -624,6 +626,8 @@ describe('Webhooks (routes 20–23 and the + rows), Events and Deliveries', () =
   const SUB_FIELDS: Record<string, Kind> = {
     id: 'integer',
     url: 'string',
+    target_url: 'string',
+    events: 'array',
     trigger_type: 'string',
     delivery_mode: 'string',
     threshold_value: 'number',

@@ -392,6 +392,9 @@ function buildRoutes(): Route[] {
       const op = item[method] as Record<string, unknown> | undefined;
       if (!op) continue;
       methods.add(method.toUpperCase());
+      // Upstream capabilities a self-hosted service lacks always answer 503 (test/modules/unavailable); their
+      // methods still count for 405s.
+      if (op['x-capability-unavailable'] === true) continue;
       const params = [
         ...((item.parameters as Record<string, unknown>[] | undefined) ?? []),
         ...((op.parameters as Record<string, unknown>[] | undefined) ?? []),

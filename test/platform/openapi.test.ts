@@ -25,12 +25,16 @@ describe('OpenAPI document', () => {
   test('every operation has a success schema and problem+json errors; private ones declare security and 401', async () => {
     const res = await call(ctx.app, 'GET', '/api/openapi.json');
     for (const [path, item] of Object.entries<
-      Record<string, { responses: Record<string, unknown>; security?: unknown[] }>
+      Record<
+        string,
+        { responses: Record<string, unknown>; security?: unknown[]; 'x-capability-unavailable'?: boolean }
+      >
     >(res.data.paths)) {
       for (const [method, op] of Object.entries(item)) {
         const statuses = Object.keys(op.responses);
+        // Upstream capabilities a self-hosted service lacks document their one answer, the 503.
         assert.ok(
-          statuses.some((s) => s.startsWith('2')),
+          op['x-capability-unavailable'] ? statuses.includes('503') : statuses.some((s) => s.startsWith('2')),
           `${method} ${path} success response`,
         );
         assert.ok(statuses.includes('500'), `${method} ${path} 500`);

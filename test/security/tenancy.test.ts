@@ -266,7 +266,7 @@ describe('tenant walls (every user-owned resource, every route in the OpenAPI do
 
   test("Alice's resources survived Bob's attempts unchanged", async () => {
     assert.ok((await ok('GET', '/api/user/api-keys', alice.key)).keys.some((k: Json) => k.id === mine.key));
-    const interests = (await ok('GET', '/api/user/interests', alice.key)).interests as Json[];
+    const interests = (await ok('GET', '/api/user/interests', alice.key)) as Json[];
     assert.ok(interests.some((i) => i.id === mine.interest));
     const hooks = (await ok('GET', '/api/integrations/webhooks', alice.key)).webhooks as Json[];
     const hook = hooks.find((h) => h.id === mine.webhook);

@@ -3,7 +3,7 @@ import type { Services } from '../../app.ts';
 import { requirePrincipal } from '../../platform/auth.ts';
 import type { App } from '../../platform/http.ts';
 import { NoContent } from '../../platform/schemas.ts';
-import { PLAN_NAMES } from './plans.ts';
+import { planViews } from './plans.ts';
 import {
   AdminCreateKeyBody,
   AdminCreateUserBody,
@@ -28,14 +28,24 @@ export async function accountRoutes(app: App, { accounts, config }: Services): P
   const read = { access: { permission: 'read' as const } };
   const write = { access: { permission: 'write' as const } };
   const admin = { access: { permission: 'admin' as const } };
+  // PLANS is read once at start, so the table cannot change while the process runs.
+  const plans = planViews(config.plans);
 
   app.get(
     '/api/plans',
     {
       config: { access: 'public' },
-      schema: { tags: ['meta'], summary: 'The plan table', response: { 200: PlansResponse } },
+      schema: {
+        tags: ['meta'],
+        summary: 'The plan table',
+        description:
+          "A bare array of upstream's SubscriptionPlan objects; each plan's terms appear in `features` and, " +
+          'as Crestwatch additions, at the top level. Prices are per request, so `price_monthly` and ' +
+          '`price_yearly` are null.',
+        response: { 200: PlansResponse },
+      },
     },
-    async () => ({ plans: PLAN_NAMES.map((name) => ({ name, ...config.plans[name] })) }),
+    async () => plans,
   );
 
   app.get(
@@ -69,7 +79,8 @@ export async function accountRoutes(app: App, { accounts, config }: Services): P
         tags: ['account'],
         summary: 'Create an API key',
         description:
-          "The only response that contains `api_key`. Permissions default to read and write and can never exceed the calling key's.",
+          'The only response that contains `api_key`. Permissions absent or `[]` mean read and write; they can ' +
+          "never exceed the calling key's (the default included).",
         body: CreateKeyBody,
         response: { 201: ApiKeyCreateResponseSchema },
       },

@@ -47,10 +47,11 @@ export const CreateKeyBody = StrictObject({
   name: Type.String({ minLength: 1, maxLength: 100 }),
   permissions: Type.Optional(
     Type.Array(PermissionSchema, {
-      minItems: 1,
       maxItems: 4,
       uniqueItems: true,
-      description: 'Defaults to ["read","write"]; never wider than the creating key.',
+      description:
+        'Absent or empty (`[]`, what the upstream SDK sends) means the default `["read","write"]`. ' +
+        'Never wider than the creating key (403 `permission_escalation`), the default included.',
     }),
   ),
   expires_at: Type.Optional(DateTime({ description: 'When the key stops working; must be in the future.' })),
@@ -137,15 +138,40 @@ export const ApiUsageResponseSchema = Type.Object(
   { title: 'ApiUsageResponse' },
 );
 
-export const PlanSchema = Type.Object({
-  name: PlanNameSchema,
+const PLAN_TERMS = {
   daily_quota: Nullable(Type.Integer({ description: 'Counted requests per UTC day; null = unlimited.' })),
-  burst_per_second: Type.Integer(),
-  insight_generations_per_month: Nullable(Type.Integer()),
-  live_stream: Type.Boolean(),
-  price_per_1k_requests: Type.Number({ description: 'USD.' }),
+  burst_per_second: Type.Integer({ description: 'Requests per second per key.' }),
+  insight_generations_per_month: Nullable(
+    Type.Integer({ description: 'AI insight generations per UTC calendar month; null = unlimited.' }),
+  ),
+  live_stream: Type.Boolean({ description: 'Whether the plan may open the live WebSocket stream.' }),
+  price_per_1k_requests: Type.Number({ description: 'USD per 1,000 counted requests.' }),
+};
+
+const PerRequestPrice = Type.Null({
+  description:
+    'Always null: Crestwatch plans have no subscription price; they are priced per request ' +
+    '(`price_per_1k_requests`).',
 });
-export const PlansResponse = Type.Object({ plans: Type.Array(PlanSchema) });
+
+const SubscriptionPlanSchema = Type.Object(
+  {
+    id: Type.Integer({ description: 'Stable: 1 developer, 2 advantage, 3 scale, 4 enterprise.' }),
+    name: PlanNameSchema,
+    description: Type.String({ description: "A sentence summarising the plan's terms." }),
+    price_monthly: PerRequestPrice,
+    price_yearly: PerRequestPrice,
+    is_custom: Type.Boolean({
+      description: "True when the operator's `PLANS` setting changed this plan's terms from the defaults.",
+    }),
+    features: Type.Object(PLAN_TERMS, { description: "The plan's terms." }),
+    ...PLAN_TERMS,
+  },
+  { title: 'SubscriptionPlan' },
+);
+export const PlansResponse = Type.Array(SubscriptionPlanSchema, {
+  description: 'Every plan, in the order developer, advantage, scale, enterprise.',
+});
 
 export const AdminCreateUserBody = StrictObject({
   email: Type.String({ format: 'email', maxLength: 320 }),

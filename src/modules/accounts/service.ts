@@ -228,7 +228,9 @@ export class AccountsService {
     input: { name: string; permissions?: Permission[]; expires_at?: string },
     actor: Actor,
   ): Promise<CreatedKeyView> {
-    const permissions = normalisePermissions(input.permissions ?? DEFAULT_KEY_PERMISSIONS);
+    // The upstream SDK always sends `permissions`, `[]` when the caller named none: that means the default.
+    const requested = input.permissions?.length ? input.permissions : DEFAULT_KEY_PERMISSIONS;
+    const permissions = normalisePermissions(requested);
     this.assertGrantable(actor, permissions);
     const now = this.deps.clock.now();
     let expiresAt: number | null = null;

@@ -28,6 +28,15 @@ export interface BlogPostsTable {
   updated_at: number;
 }
 
+/** A post's tags, one row each (see migration 0012 for why a child table). */
+export interface BlogPostTagsTable {
+  post_id: number;
+  /** Normalised: NFKC, lower case, whitespace collapsed; the public `tag` filter compares with `=`. */
+  tag: string;
+  /** Order the tags were given in, from 0. */
+  position: number;
+}
+
 /** One row per configured release feed: its cached entries (JSON) and its health. */
 export interface ReleaseFeedsTable {
   name: string;
@@ -44,5 +53,6 @@ export interface ReleaseFeedsTable {
 
 export interface ContentTables {
   blog_posts: BlogPostsTable;
+  blog_post_tags: BlogPostTagsTable;
   release_feeds: ReleaseFeedsTable;
 }

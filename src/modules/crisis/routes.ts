@@ -2,6 +2,7 @@
 import type { Services } from '../../app.ts';
 import { requirePrincipal } from '../../platform/auth.ts';
 import type { App } from '../../platform/http.ts';
+import { oneParameter } from '../../platform/query.ts';
 import { EXPORT_CSP, exportHtml } from './export-html.ts';
 import {
   CrisisActionBody,
@@ -40,12 +41,21 @@ export async function crisisRoutes(app: App, { crisis }: Services): Promise<void
         description:
           'Social surge events (negative mentions of your interests) and hazard events (USGS, Environment Agency ' +
           'feeds matching your resilience location). `source=social` selects surge events; a source id selects ' +
-          'events with evidence from it. `period` and `start_date`/`end_date` filter on detected_at. Newest first.',
+          'events with evidence from it. `period` and `start_date`/`end_date` filter on detected_at (upstream’s ' +
+          '`timeRange`, `startDate` and `endDate` are accepted as their aliases). Newest first.',
         querystring: CrisisListQuery,
         response: { 200: CrisisListResponse },
       },
     },
-    async (request) => crisis.list(requirePrincipal(request).userId, request.query),
+    async (request) => {
+      const { timeRange, startDate, endDate, ...query } = request.query;
+      return crisis.list(requirePrincipal(request).userId, {
+        ...query,
+        period: oneParameter({ period: query.period, timeRange }),
+        start_date: oneParameter({ start_date: query.start_date, startDate }),
+        end_date: oneParameter({ end_date: query.end_date, endDate }),
+      });
+    },
   );
 
   app.get(

@@ -118,8 +118,16 @@ export const CrisisListQuery = StrictObject({
   severity: all(['low', 'medium', 'high', 'critical'], 'Severity.'),
   period: Type.Optional(
     Type.String({
-      enum: ['1h', '24h', '7d', '30d'],
-      description: 'Detected within this window, ending now.',
+      enum: ['1h', '24h', '7d', '30d', 'custom'],
+      description:
+        'Detected within this window, ending now; `custom` (upstream’s value) takes the window from ' +
+        '`start_date`/`end_date`, one of which is then required.',
+    }),
+  ),
+  timeRange: Type.Optional(
+    Type.String({
+      enum: ['1h', '24h', '7d', '30d', 'custom'],
+      description: 'Upstream name of `period`; both given with different values → 400.',
     }),
   ),
   source: all(
@@ -146,6 +154,12 @@ export const CrisisListQuery = StrictObject({
   ),
   end_date: Type.Optional(
     DateOnly({ description: 'Last UTC day (inclusive) of detected_at; replaces period.' }),
+  ),
+  startDate: Type.Optional(
+    DateOnly({ description: 'Upstream name of `start_date`; both given with different values → 400.' }),
+  ),
+  endDate: Type.Optional(
+    DateOnly({ description: 'Upstream name of `end_date`; both given with different values → 400.' }),
   ),
   order: Type.Optional(
     Type.String({ enum: ['desc', 'asc'], default: 'desc', description: 'By detected_at, then id.' }),
@@ -215,7 +229,9 @@ export const CrisisExportJson = Type.Object(
 
 export const ResilienceSettingsSchema = Type.Object(
   {
-    location_query: Nullable(Type.String()),
+    location_query: Type.String({
+      description: 'Where hazard events matter to you; an empty string when none is set.',
+    }),
     updated_at: Nullable(DateTime()),
   },
   { title: 'ResilienceSettings' },

@@ -73,6 +73,11 @@ export class CrisisService {
       detectedFrom = Date.parse(`${start}T00:00:00Z`);
       detectedTo = Date.parse(`${end}T00:00:00Z`) + 86_400_000;
       period = 'custom';
+    } else if (q.period === 'custom') {
+      throw badRequest(
+        'query.period=custom needs start_date or end_date (the custom range).',
+        'query.period',
+      );
     } else if (q.period !== undefined) {
       detectedFrom = now - PERIOD_MS[q.period];
     }
@@ -196,7 +201,8 @@ export class CrisisService {
   async settings(userId: number) {
     const row = await this.store.settings(userId);
     return {
-      location_query: row?.location_query ?? null,
+      // Upstream's model reads a string: '' means none is set.
+      location_query: row?.location_query ?? '',
       updated_at: row ? new Date(Number(row.updated_at)).toISOString() : null,
     };
   }

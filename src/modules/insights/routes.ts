@@ -1,4 +1,5 @@
 // AI insight routes: read the latest, generate, analyze, task status and search.
+import Type from 'typebox';
 import type { Services } from '../../app.ts';
 import { requirePrincipal } from '../../platform/auth.ts';
 import type { App } from '../../platform/http.ts';
@@ -15,8 +16,20 @@ import {
   TaskStatusSchema,
 } from './schemas.ts';
 
-// These POSTs take no fields; a body, if sent, must be an empty object.
-const NoFields = StrictObject({}, { description: 'No fields; the body may be omitted.' });
+// The body may be omitted; `force_refresh` is upstream's one field.
+const GenerateBody = StrictObject(
+  {
+    force_refresh: Type.Optional(
+      Type.Boolean({
+        default: false,
+        description:
+          '`true` always queues a new task (charged), even while one of yours for this trend is queued or ' +
+          'running; `false` returns that pending task instead (not charged).',
+      }),
+    ),
+  },
+  { description: 'Optional; may be omitted.' },
+);
 
 export async function insightRoutes(app: App, { insights }: Services): Promise<void> {
   const read = { access: { permission: 'read' as const } };
@@ -70,9 +83,10 @@ export async function insightRoutes(app: App, { insights }: Services): Promise<v
           'Queues a generation (offline analyzer, or the configured LLM with offline fallback) and answers 202 ' +
           'with the task to poll. Counts against your plan’s monthly generations: when spent, 429 ' +
           '`insight_limit_reached` whose rate-limit headers describe the monthly limit (Reset = start of next ' +
-          'month). While one of yours is queued or running for the trend, that task is returned and not charged.',
+          'month). While one of yours is queued or running for the trend, that task is returned and not charged ' +
+          '(unless `force_refresh` is true).',
         params: TrendIdParams,
-        body: NoFields,
+        body: GenerateBody,
         response: { 202: TaskAcceptedSchema },
       },
     },
@@ -83,6 +97,7 @@ export async function insightRoutes(app: App, { insights }: Services): Promise<v
         principal.plan,
         request.params.trend_id,
         'generate',
+        { forceRefresh: request.body.force_refresh },
       );
       return reply.code(202).send(accepted);
     },
@@ -100,7 +115,7 @@ export async function insightRoutes(app: App, { insights }: Services): Promise<v
           '`analysis_notes`, and a new insight is stored. Counts as a generation like `…/ai-insights/generate`; ' +
           'poll the status at `/api/trends/ai-insights/status/{task_id}`.',
         params: TrendIdParams,
-        body: NoFields,
+        body: GenerateBody,
         response: { 202: AnalysisResponseSchema },
       },
     },
@@ -111,6 +126,7 @@ export async function insightRoutes(app: App, { insights }: Services): Promise<v
         principal.plan,
         request.params.trend_id,
         'analyze',
+        { forceRefresh: request.body.force_refresh },
       );
       return reply.code(202).send({ task_id: accepted.task_id, status: accepted.status });
     },
@@ -133,6 +149,7 @@ export async function insightRoutes(app: App, { insights }: Services): Promise<v
     async (request) => {
       const principal = requirePrincipal(request);
       const { limit = 20, offset = 0, ...filters } = request.query;
+      // Upstream's SDK sends its one search term as `q`.
       return insights.search(principal.userId, principal.plan, { ...filters, limit, offset });
     },
   );

@@ -147,6 +147,7 @@ const Filter = (description: string) =>
   Type.Optional(Type.String({ minLength: 1, maxLength: 200, description }));
 
 export const SearchQuery = StrictObject({
+  q: Filter('Text contained in the trend name, a key theme or an audience keyword (case-insensitive).'),
   key_theme: Filter('Text contained in one of the key themes (case-insensitive).'),
   audience_keyword: Filter('Text contained in an audience or targeting keyword (case-insensitive).'),
   sentiment_category: Type.Optional(Type.Enum(['positive', 'negative', 'neutral', 'mixed'])),
@@ -157,15 +158,23 @@ export const SearchQuery = StrictObject({
 
 export const SearchResponse = Type.Object(
   {
-    trends: Type.Array(Type.Unsafe<unknown>({ $ref: 'AIInsight#' }), {
-      description: 'Your latest insight per matching trend.',
-    }),
+    trends: Type.Array(
+      Type.Intersect([
+        Type.Unsafe<unknown>({ $ref: 'AIInsight#' }),
+        Type.Object({
+          id: Type.Integer({ description: 'The trend id (upstream clients read results as trends).' }),
+          title: Type.String({ description: 'The trend name, as `trend_name`.' }),
+        }),
+      ]),
+      { description: 'Your latest insight per matching trend, with the trend’s `id` and `title`.' },
+    ),
     total: Type.Integer(),
     meta: Type.Object(
       {
         total: Type.Integer(),
         limit: Type.Integer(),
         offset: Type.Integer(),
+        q: Nullable(Type.String()),
         key_theme: Nullable(Type.String()),
         audience_keyword: Nullable(Type.String()),
         sentiment_category: Nullable(Type.String()),

@@ -32,6 +32,7 @@ export interface SearchMeta {
   total: number;
   limit: number;
   offset: number;
+  q: string | null;
   key_theme: string | null;
   audience_keyword: string | null;
   sentiment_category: string | null;
@@ -125,15 +126,24 @@ export class InsightsService {
 
   /**
    * Queues a generate or analyze task. A pending task of the same user, trend and kind is returned as it
-   * is (not charged again); otherwise the task counts against the monthly limit (429 when spent).
+   * is (not charged again) unless `forceRefresh`; otherwise the task counts against the monthly limit (429
+   * when spent).
    */
-  async request(userId: number, plan: string, trendId: number, kind: TaskKind): Promise<TaskAccepted> {
+  async request(
+    userId: number,
+    plan: string,
+    trendId: number,
+    kind: TaskKind,
+    options: { forceRefresh?: boolean } = {},
+  ): Promise<TaskAccepted> {
     await this.requireTrend(trendId);
     const limit = this.limitOf(plan);
     const now = this.clock.now();
     const result = await this.store.transaction(async (trx) => {
       await this.store.lockUser(trx, userId);
-      const pending = await this.store.pendingTask(trx, userId, trendId, kind);
+      const pending = options.forceRefresh
+        ? undefined
+        : await this.store.pendingTask(trx, userId, trendId, kind);
       if (pending) return { task: pending, created: false };
       if (limit !== null) {
         const used = await this.store.chargedSince(trx, userId, monthStart(now));
@@ -354,16 +364,21 @@ export class InsightsService {
     userId: number,
     plan: string,
     filter: SearchFilter,
-  ): Promise<{ trends: AIInsight[]; total: number; meta: SearchMeta }> {
+  ): Promise<{
+    trends: (AIInsight & { id: number; title: string })[];
+    total: number;
+    meta: SearchMeta;
+  }> {
     const { rows, total } = await this.store.search(userId, filter);
     const usage = await this.usage(userId, plan);
     return {
-      trends: rows.map((row) => this.withUsage(row, usage)),
+      trends: rows.map((row) => ({ id: row.trend_id, title: row.trend_name, ...this.withUsage(row, usage) })),
       total,
       meta: {
         total,
         limit: filter.limit,
         offset: filter.offset,
+        q: filter.q ?? null,
         key_theme: filter.key_theme ?? null,
         audience_keyword: filter.audience_keyword ?? null,
         sentiment_category: filter.sentiment_category ?? null,

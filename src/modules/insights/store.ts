@@ -8,6 +8,7 @@ export type TaskRow = Selectable<InsightTasksTable>;
 export type InsightRow = Selectable<AiInsightsTable>;
 
 export interface SearchFilter {
+  q?: string;
   key_theme?: string;
   audience_keyword?: string;
   sentiment_category?: string;
@@ -156,6 +157,12 @@ export class InsightsStore {
     let q = this.db.selectFrom('ai_insights').where('user_id', '=', userId).where('is_latest', '=', 1);
     const like = (column: string, text: string) =>
       sql<boolean>`lower(${sql.ref(column)}) like ${containsPattern(text)} escape '\\'`;
+    if (f.q) {
+      const text = f.q;
+      q = q.where((eb) =>
+        eb.or([like('trend_name', text), like('themes_text', text), like('audience_text', text)]),
+      );
+    }
     if (f.key_theme) q = q.where(like('themes_text', f.key_theme));
     if (f.audience_keyword) q = q.where(like('audience_text', f.audience_keyword));
     if (f.trend_name) q = q.where(like('trend_name', f.trend_name));

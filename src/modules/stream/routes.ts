@@ -1,5 +1,6 @@
-// GET /ws/trends-live: the live WebSocket stream. Authentication, permission and the plan's `live_stream`
-// entitlement are checked before the upgrade, so a refused client gets an ordinary problem+json answer.
+// GET /ws/trends-live and /ws/trends (upstream's path): the live WebSocket stream. Authentication, permission
+// and the plan's `live_stream` entitlement are checked before the upgrade, so a refused client gets an ordinary
+// problem+json answer.
 import websocket from '@fastify/websocket';
 import type { FastifyRequest } from 'fastify';
 import type { Services } from '../../app.ts';
@@ -9,6 +10,8 @@ import type { App } from '../../platform/http.ts';
 import { parseTrendFilter, type StreamHub } from './hub.ts';
 
 const MAX_INBOUND_BYTES = 4096;
+/** Crestwatch's path first, then upstream's (TrendsAGI clients connect to `/ws/trends`). */
+const STREAM_PATHS = ['/ws/trends-live', '/ws/trends'];
 
 /** Browsers cannot set headers on a WebSocket: they may send the key as `?token=` (never logged). */
 function tokenAsHeader(request: FastifyRequest, _reply: unknown, done: () => void): void {
@@ -29,44 +32,47 @@ export async function streamRoutes(app: App, _services: Services, hub: StreamHub
     await scope.register(websocket, { options: { maxPayload: MAX_INBOUND_BYTES } });
     // Scope hooks run before the route's own (the access check), so the token is seen as a key.
     scope.addHook('onRequest', tokenAsHeader);
-    scope.route({
-      method: 'GET',
-      url: '/ws/trends-live',
-      config: { access: { permission: 'read', entitlement: 'live_stream' } },
-      schema: { hide: true },
-      preHandler: (request, _reply, done) => {
-        const filter = parseTrendFilter((request.query as { trends?: unknown }).trends);
-        if (filter === 'invalid') {
-          return done(
-            badRequest(
-              'query.trends must be a comma-separated list of at most 50 trend names (each ≤ 100 characters).',
-              'query.trends',
-            ),
+    // One definition; a fresh options object per path, since registering a route mutates its options.
+    for (const url of STREAM_PATHS) {
+      scope.route({
+        method: 'GET',
+        url,
+        config: { access: { permission: 'read', entitlement: 'live_stream' } },
+        schema: { hide: true },
+        preHandler: (request, _reply, done) => {
+          const filter = parseTrendFilter((request.query as { trends?: unknown }).trends);
+          if (filter === 'invalid') {
+            return done(
+              badRequest(
+                'query.trends must be a comma-separated list of at most 50 trend names (each ≤ 100 characters).',
+                'query.trends',
+              ),
+            );
+          }
+          done();
+        },
+        // A plain GET (no upgrade) is told what to do instead of getting an empty 404.
+        handler: async () => {
+          throw new ApiError(
+            426,
+            'upgrade_required',
+            'This is a WebSocket endpoint: connect with a WebSocket client (Upgrade: websocket).',
+            { headers: { Upgrade: 'websocket' } },
           );
-        }
-        done();
-      },
-      // A plain GET (no upgrade) is told what to do instead of getting an empty 404.
-      handler: async () => {
-        throw new ApiError(
-          426,
-          'upgrade_required',
-          'This is a WebSocket endpoint: connect with a WebSocket client (Upgrade: websocket).',
-          { headers: { Upgrade: 'websocket' } },
-        );
-      },
-      wsHandler: (socket, request) => {
-        const principal = requirePrincipal(request);
-        const filter = parseTrendFilter((request.query as { trends?: unknown }).trends);
-        hub.add({
-          socket,
-          userId: principal.userId,
-          trends: filter === 'invalid' ? new Set() : filter,
-          alive: true,
-        });
-        // The stream is one-way; anything a client sends is ignored.
-        socket.on('message', () => {});
-      },
-    });
+        },
+        wsHandler: (socket, request) => {
+          const principal = requirePrincipal(request);
+          const filter = parseTrendFilter((request.query as { trends?: unknown }).trends);
+          hub.add({
+            socket,
+            userId: principal.userId,
+            trends: filter === 'invalid' ? new Set() : filter,
+            alive: true,
+          });
+          // The stream is one-way; anything a client sends is ignored.
+          socket.on('message', () => {});
+        },
+      });
+    }
   });
 }

@@ -1,7 +1,9 @@
 // Trend routes: the list, one trend, its analytics, autocomplete and the category taxonomy.
 import type { Services } from '../../app.ts';
 import { requirePrincipal } from '../../platform/auth.ts';
+import { badRequest } from '../../platform/errors.ts';
 import type { App } from '../../platform/http.ts';
+import { commaList, oneParameter, pageOffset } from '../../platform/query.ts';
 import {
   AnalyticsQuery,
   AnalyticsResponse,
@@ -15,6 +17,8 @@ import {
   TrendListQuery,
   TrendListResponse,
 } from './schemas.ts';
+
+const SENTIMENT_CATEGORIES = ['positive', 'negative', 'neutral', 'mixed'] as const;
 
 /** Serialised list answers (the list is the hottest read and its JSON the biggest cost), per query. */
 const BODY_CACHE_SIZE = 256;
@@ -42,7 +46,26 @@ export async function trendRoutes(app: App, { trends, interests }: Services): Pr
       },
     },
     async (request, reply) => {
-      const { interest, ...query } = request.query;
+      const {
+        interest,
+        interests: interestList,
+        exclude_sentiment,
+        sort_dir,
+        order,
+        page,
+        ...rest
+      } = request.query;
+      const limit = rest.limit ?? 20;
+      const query = {
+        ...rest,
+        limit,
+        order: oneParameter({ order, sort_dir }),
+        offset: pageOffset({ page, offset: rest.offset, limit }),
+        interests: commaList(interestList, 'query.interests'),
+        exclude_sentiment: commaList(exclude_sentiment, 'query.exclude_sentiment', {
+          allowed: SENTIMENT_CATEGORIES,
+        }),
+      };
       const interestKey =
         interest === undefined
           ? undefined
@@ -59,7 +82,13 @@ export async function trendRoutes(app: App, { trends, interests }: Services): Pr
       const result = await trends.list({ ...query, interestKey });
       const body = reply.serialize({
         ...result,
-        meta: { ...result.meta, interest: interest ?? null },
+        meta: {
+          ...result.meta,
+          interest: interest ?? null,
+          interests: query.interests ?? null,
+          exclude_sentiment: query.exclude_sentiment ?? null,
+          min_snapshots: query.min_snapshots ?? null,
+        },
       }) as string;
       if (cacheable) {
         if (bodies.size >= BODY_CACHE_SIZE) bodies.delete(bodies.keys().next().value!);
@@ -82,7 +111,13 @@ export async function trendRoutes(app: App, { trends, interests }: Services): Pr
         response: { 200: AutocompleteResponse },
       },
     },
-    async (request) => trends.autocomplete(request.query.query, request.query.limit),
+    async (request) => {
+      const { query, q, limit } = request.query;
+      const text = oneParameter({ query, q });
+      if (text === undefined)
+        throw badRequest('query.query is required (upstream clients send it as q).', 'query.query');
+      return trends.autocomplete(text, limit);
+    },
   );
 
   app.get(

@@ -104,6 +104,30 @@ export const TrendListQuery = StrictObject({
       description: 'Id of one of your interests: trends whose name contains its keyword.',
     }),
   ),
+  interests: Type.Optional(
+    Type.Array(Type.String({ maxLength: 2000 }), {
+      maxItems: 20,
+      description:
+        'Keywords, comma-separated or repeated (`interests=ai,climate`): trends whose name holds any of them as ' +
+        'whole words, compared as trend keys are (`#OpenAI` = `openai`). At most 20 keywords of ≤ 100 characters.',
+    }),
+  ),
+  exclude_sentiment: Type.Optional(
+    Type.Array(Type.String({ maxLength: 100 }), {
+      maxItems: 4,
+      description:
+        'Sentiment categories to leave out, comma-separated or repeated: `positive`, `negative`, `neutral`, `mixed`.',
+    }),
+  ),
+  min_snapshots: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 10_000,
+      description:
+        'Only trends observed in at least this many hourly buckets of the period (or date range): leaves out ' +
+        'one-off bursts.',
+    }),
+  ),
   sort_by: Type.Optional(
     Type.Enum(['volume', 'velocity', 'growth', 'timestamp', 'name'], {
       default: 'volume',
@@ -112,9 +136,26 @@ export const TrendListQuery = StrictObject({
         'mentions last), `timestamp` (last observed), `name`. Ties are broken by id in the same direction.',
     }),
   ),
-  order: Type.Optional(Type.Enum(['desc', 'asc'], { default: 'desc' })),
+  order: Type.Optional(Type.Enum(['desc', 'asc'], { description: 'Sort direction (default `desc`).' })),
+  sort_dir: Type.Optional(
+    Type.Enum(['desc', 'asc'], {
+      description: 'Upstream name of `order`; both given with different values → 400.',
+    }),
+  ),
   ...DateRange,
-  ...Pagination,
+  limit: Pagination.limit,
+  offset: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: 1_000_000_000, description: 'Items to skip (default 0).' }),
+  ),
+  page: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 10_000_000,
+      description:
+        'Upstream’s 1-based page of `limit` items: offset = (page − 1) × limit. With `offset` too, both must ' +
+        'point at the same item (400 otherwise).',
+    }),
+  ),
 });
 
 export const PaginationMetaSchema = Type.Object(
@@ -143,6 +184,15 @@ export const TrendListResponse = Type.Object(
       Type.Object({
         interest: Nullable(
           Type.Integer({ description: 'The `interest` filter applied (an interest id), or null.' }),
+        ),
+        interests: Nullable(
+          Type.Array(Type.String(), { description: 'The `interests` keywords applied, or null.' }),
+        ),
+        exclude_sentiment: Nullable(
+          Type.Array(Type.String(), { description: 'The sentiment categories left out, or null.' }),
+        ),
+        min_snapshots: Nullable(
+          Type.Integer({ description: 'The `min_snapshots` filter applied, or null.' }),
         ),
       }),
     ]),
@@ -184,7 +234,20 @@ export const AnalyticsResponse = Type.Object(
 );
 
 export const AutocompleteQuery = StrictObject({
-  query: Type.String({ minLength: 1, maxLength: 100, description: 'Start of a trend name.' }),
+  query: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description: 'Start of a trend name (this or `q` is required).',
+    }),
+  ),
+  q: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description: 'Upstream name of `query`; both given with different values → 400.',
+    }),
+  ),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
 });
 

@@ -96,6 +96,12 @@ export interface ListParams {
   period?: PeriodName;
   /** Normalised keyword of the caller's interest. */
   interestKey?: string;
+  /** Keywords (as written): trends whose name holds any of them as whole words. */
+  interests?: string[];
+  /** Sentiment categories to leave out. */
+  exclude_sentiment?: string[];
+  /** Trends observed in at least this many hourly buckets of the period. */
+  min_snapshots?: number;
   sort_by?: ListSort;
   order?: 'asc' | 'desc';
   start_date?: string;
@@ -115,6 +121,25 @@ export interface ListMeta {
   category: string | null;
   start_date: string | null;
   end_date: string | null;
+}
+
+/**
+ * `interests` keywords as trend keys (normalised as trends are); a keyword no trend could be named by is a 400,
+ * not a filter that silently matches nothing.
+ */
+export function interestKeys(keywords: string[]): string[] {
+  const keys = new Set<string>();
+  for (const keyword of keywords) {
+    const key = normaliseKey(keyword.trim().replace(/^#/, ''));
+    if (key === null) {
+      throw badRequest(
+        `query.interests: "${keyword}" has no words a trend could be named by (only stop-words, a URL or too short).`,
+        'query.interests',
+      );
+    }
+    keys.add(key);
+  }
+  return [...keys];
 }
 
 /** A custom date range as a window: whole UTC days, up to now when it ends today. */
@@ -380,6 +405,8 @@ export class TrendsService {
     }
     if (params.search !== undefined) filter.search = params.search.trim().replace(/^#/, '');
     if (params.interestKey !== undefined) filter.interestKey = params.interestKey;
+    if (params.interests !== undefined) filter.anyKeys = interestKeys(params.interests);
+    if (params.exclude_sentiment !== undefined) filter.excludeSentiments = params.exclude_sentiment;
     const meta = {
       limit,
       offset,
@@ -390,6 +417,14 @@ export class TrendsService {
     };
     if (params.start_date === undefined && params.end_date === undefined) {
       const period = params.period ?? '24h';
+      if (params.min_snapshots !== undefined) {
+        const { endHour, periodHours } = periodWindow(period, this.clock.now());
+        filter.activeHours = {
+          min: params.min_snapshots,
+          fromHour: endHour - periodHours + 1,
+          toHour: endHour,
+        };
+      }
       const { rows, total } = await this.snapshotPage({
         ...filter,
         period,
@@ -407,6 +442,13 @@ export class TrendsService {
     const now = this.clock.now();
     const window = rangeWindow(params.start_date, params.end_date, now);
     const span = window.periodHours;
+    if (params.min_snapshots !== undefined) {
+      filter.activeHours = {
+        min: params.min_snapshots,
+        fromHour: window.endHour - span + 1,
+        toHour: window.endHour,
+      };
+    }
     const candidates = await this.store.volumesBetween(filter, window.endHour - span + 1, window.endHour);
     const rows: TrendRow[] = [];
     for (let i = 0; i < candidates.length; i += CHUNK) {
@@ -415,13 +457,14 @@ export class TrendsService {
     }
     const pageMeta = { ...meta, period: 'custom', start_date: window.startDate, end_date: window.endDate };
     let page: TrendItemView[];
-    if (sortBy === 'velocity') {
-      // velocity_score needs every candidate's buckets.
+    let total = candidates.length;
+    const excluded = new Set(params.exclude_sentiment);
+    if (sortBy === 'velocity' || excluded.size > 0) {
+      // velocity_score and sentiment need every candidate's buckets.
       const views = await this.compute(rows, [window], now);
-      page = [...views.values()]
-        .map((v) => v[0]!)
-        .sort(compareBy(sortBy, order))
-        .slice(offset, offset + limit);
+      const kept = [...views.values()].map((v) => v[0]!).filter((v) => !excluded.has(v.sentiment_category));
+      total = kept.length;
+      page = kept.sort(compareBy(sortBy, order)).slice(offset, offset + limit);
     } else {
       const byId = new Map(candidates.map((c) => [c.trend_id, c]));
       const light = rows.map((row) => {
@@ -444,7 +487,6 @@ export class TrendsService {
       const views = await this.compute(chosen, [window], now);
       page = ids.map((id) => views.get(id)![0]!);
     }
-    const total = candidates.length;
     return { trends: page, total, meta: { total, ...pageMeta } };
   }
 

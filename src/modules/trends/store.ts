@@ -45,6 +45,12 @@ export interface ListFilter {
   search?: string;
   /** Normalised interest key: trends whose key contains it as whole words. */
   interestKey?: string;
+  /** Normalised keywords: trends whose key contains any of them as whole words. */
+  anyKeys?: string[];
+  /** Sentiment categories to leave out. */
+  excludeSentiments?: string[];
+  /** Trends observed in at least `min` distinct hourly buckets between two epoch hours (inclusive). */
+  activeHours?: { min: number; fromHour: number; toHour: number };
 }
 
 export interface ListQuery extends ListFilter {
@@ -75,20 +81,21 @@ function trendFilter(filter: ListFilter): (eb: ExpressionBuilder<any, any>) => E
         ]),
       );
     }
-    if (filter.interestKey !== undefined) {
-      const key = filter.interestKey;
-      const k = likeEscape(key);
-      parts.push(
-        eb.or([
-          sql<SqlBool>`t.key = ${key}`,
-          sql<SqlBool>`t.key like ${`${k} %`} escape '\\'`,
-          sql<SqlBool>`t.key like ${`% ${k}`} escape '\\'`,
-          sql<SqlBool>`t.key like ${`% ${k} %`} escape '\\'`,
-        ]),
-      );
-    }
+    if (filter.interestKey !== undefined) parts.push(eb.or(containsWords(filter.interestKey)));
+    if (filter.anyKeys !== undefined) parts.push(eb.or(filter.anyKeys.flatMap(containsWords)));
     return eb.and(parts);
   };
+}
+
+/** Conditions (any of them) for `t.key` containing `key` as whole words. */
+function containsWords(key: string): Expression<SqlBool>[] {
+  const k = likeEscape(key);
+  return [
+    sql<SqlBool>`t.key = ${key}`,
+    sql<SqlBool>`t.key like ${`${k} %`} escape '\\'`,
+    sql<SqlBool>`t.key like ${`% ${k}`} escape '\\'`,
+    sql<SqlBool>`t.key like ${`% ${k} %`} escape '\\'`,
+  ];
 }
 
 export class TrendsStore {
@@ -412,12 +419,30 @@ export class TrendsStore {
   }
 
   private listBase(query: ListFilter & { period: string }) {
+    const { excludeSentiments, activeHours } = query;
     return this.reader
       .selectFrom('trend_metrics as m')
       .innerJoin('trends as t', 't.id', 'm.trend_id')
       .where('m.period', '=', query.period)
       .where('m.volume', '>', 0)
-      .where(trendFilter(query));
+      .where(trendFilter(query))
+      .$if(excludeSentiments !== undefined, (qb) =>
+        qb.where('m.sentiment_category', 'not in', excludeSentiments!),
+      )
+      .$if(activeHours !== undefined, (qb) =>
+        qb.where(
+          (eb) =>
+            eb
+              .selectFrom('trend_hourly as h')
+              .select(sql<number>`count(distinct h.hour)`.as('n'))
+              .whereRef('h.trend_id', '=', 't.id')
+              .where('h.hour', '>=', activeHours!.fromHour)
+              .where('h.hour', '<=', activeHours!.toHour)
+              .where('h.mentions', '>', 0),
+          '>=',
+          activeHours!.min,
+        ),
+      );
   }
 
   /** One page of snapshots of a period, with the trends they belong to, and the total. */
@@ -446,7 +471,12 @@ export class TrendsStore {
         break;
     }
     const filtered =
-      query.categories !== undefined || query.search !== undefined || query.interestKey !== undefined;
+      query.categories !== undefined ||
+      query.search !== undefined ||
+      query.interestKey !== undefined ||
+      query.anyKeys !== undefined ||
+      query.excludeSentiments !== undefined ||
+      query.activeHours !== undefined;
     const [page, count] = await Promise.all([
       order.orderBy('m.trend_id', direction).limit(query.limit).offset(query.offset).execute(),
       filtered
@@ -481,6 +511,8 @@ export class TrendsStore {
    */
   async volumesBetween(filter: ListFilter, fromHour: number, toHour: number) {
     const span = toHour - fromHour + 1;
+    // Sentiment is not a bucket column the range could filter on: the caller filters computed views.
+    const minHours = filter.activeHours?.min;
     const rows = await this.reader
       .selectFrom('trend_hourly as h')
       .innerJoin('trends as t', 't.id', 'h.trend_id')
@@ -493,6 +525,13 @@ export class TrendsStore {
       .where('h.hour', '<=', toHour)
       .where(trendFilter(filter))
       .groupBy('h.trend_id')
+      .$if(minHours !== undefined, (qb) =>
+        qb.having(
+          sql<number>`count(distinct case when h.hour >= ${fromHour} and h.mentions > 0 then h.hour end)`,
+          '>=',
+          minHours!,
+        ),
+      )
       .execute();
     return rows
       .map((r) => ({

@@ -2,14 +2,30 @@
 import { createHash } from 'node:crypto';
 import { isoString } from '../../platform/clock.ts';
 import type { DomainEvent } from '../../platform/events.ts';
-import type { CrisisDomainEventData } from '../crisis/events.ts';
-import type { Filters, Severity } from './schemas.ts';
+import {
+  CRISIS_EVENT_ESCALATED,
+  CRISIS_EVENT_OPENED,
+  CRISIS_EVENT_RESOLVED,
+  type CrisisDomainEventData,
+} from '../crisis/events.ts';
+import type { DeliveryMode, Filters, Severity, TriggerType } from './schemas.ts';
 import { SEVERITIES } from './schemas.ts';
 
 export const TREND_ALERT_EVENT = 'trend.alert.created';
 export const TREND_LIFECYCLE_OUT = 'trend.lifecycle.changed';
 export const DIGEST_EVENT = 'digest';
 export const TEST_EVENT = 'webhook.test';
+
+const EVENTS_BY_TRIGGER: Record<TriggerType, readonly string[]> = {
+  trend_velocity: [TREND_ALERT_EVENT],
+  trend_lifecycle: [TREND_LIFECYCLE_OUT],
+  crisis_event: [CRISIS_EVENT_OPENED, CRISIS_EVENT_ESCALATED, CRISIS_EVENT_RESOLVED],
+};
+
+/** The `event` values a subscription's bodies carry (upstream's `events`); digests wrap the others. */
+export function subscriptionEvents(trigger: TriggerType, mode: DeliveryMode): string[] {
+  return mode === 'digest' ? [DIGEST_EVENT] : [...EVENTS_BY_TRIGGER[trigger]];
+}
 
 /** A stable message id: the same inputs give the same id (at-least-once listeners, retries, redeliveries). */
 export function messageId(...parts: (string | number)[]): string {

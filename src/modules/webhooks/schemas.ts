@@ -65,6 +65,14 @@ export const WebhookSubscriptionSchema = Type.Object(
   {
     id: Type.Integer(),
     url: Type.String(),
+    target_url: Type.String({ description: "Upstream's name for `url`; always equal to it." }),
+    events: Type.Array(Type.String(), {
+      description:
+        'The `event` values of the bodies this subscription receives: `trend_velocity` → ' +
+        '`trend.alert.created`; `trend_lifecycle` → `trend.lifecycle.changed`; `crisis_event` → ' +
+        '`crisis.event.opened`, `crisis.event.escalated`, `crisis.event.resolved`; with `delivery_mode: ' +
+        'digest` only `digest` (whose `events` carry those bodies). The test route sends `webhook.test` to any.',
+    }),
     trigger_type: Type.Enum([...TRIGGER_TYPES]),
     delivery_mode: Type.Enum([...DELIVERY_MODES]),
     threshold_value: Type.Number(),
@@ -84,7 +92,10 @@ export const WebhookSubscriptionSchema = Type.Object(
     last_delivery_at: Nullable(DateTime({ description: 'Last successful delivery.' })),
     created_at: DateTime(),
   },
-  { title: 'WebhookSubscription' },
+  {
+    title: 'WebhookSubscription',
+    description: 'The signing `secret` is never listed: it appears once, in the create response.',
+  },
 );
 
 export const WebhookCreatedSchema = Type.Object(

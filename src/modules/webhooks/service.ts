@@ -21,6 +21,7 @@ import {
   lifecycleBody,
   messageId,
   severityOfVelocity,
+  subscriptionEvents,
   TEST_EVENT,
   testBody,
   type VelocityData,
@@ -108,11 +109,15 @@ function parseFilters(text: string): Filters {
 }
 
 export function subscriptionView(row: SubscriptionRow) {
+  const trigger = row.trigger_type as TriggerType;
+  const mode = row.delivery_mode as DeliveryMode;
   return {
     id: Number(row.id),
     url: row.url,
-    trigger_type: row.trigger_type as TriggerType,
-    delivery_mode: row.delivery_mode as DeliveryMode,
+    target_url: row.url,
+    events: subscriptionEvents(trigger, mode),
+    trigger_type: trigger,
+    delivery_mode: mode,
     threshold_value: Number(row.threshold_value),
     cooldown_seconds: Number(row.cooldown_seconds),
     filters: parseFilters(row.filters),

@@ -111,6 +111,47 @@ describe('API keys', () => {
     assert.deepEqual(narrower.data.permissions, ['read']);
   });
 
+  test('an empty permissions list, as the upstream SDK sends, means the default read and write', async () => {
+    const user = await createUser(ctx);
+    const sdk = await call(ctx.app, 'POST', '/api/user/api-keys', {
+      key: user.key,
+      body: { name: 'from-sdk', permissions: [] },
+    });
+    assert.equal(sdk.statusCode, 201, sdk.body);
+    assert.deepEqual(sdk.data.permissions, ['read', 'write']);
+    // The operator route follows the same rule.
+    const admin = await call(ctx.app, 'POST', `/api/admin/users/${user.userId}/api-keys`, {
+      key: ctx.operatorKey,
+      body: { name: 'from-operator', permissions: [] },
+    });
+    assert.equal(admin.statusCode, 201, admin.body);
+    assert.deepEqual(admin.data.permissions, ['read', 'write']);
+    // Rotation keeps the rotated key's permissions.
+    const rotated = await call(ctx.app, 'POST', `/api/user/api-keys/${sdk.data.id}/rotate`, {
+      key: user.key,
+      body: {},
+    });
+    assert.equal(rotated.statusCode, 201, rotated.body);
+    assert.deepEqual(rotated.data.permissions, ['read', 'write']);
+  });
+
+  test('the default, asked for with [] or by leaving permissions out, is still capped by the creating key', async () => {
+    const writer = await createUser(ctx, 'developer', ['write']);
+    for (const body of [{ name: 'absent' }, { name: 'empty', permissions: [] }]) {
+      const res = await call(ctx.app, 'POST', '/api/user/api-keys', { key: writer.key, body });
+      assertProblem(res, 403);
+      assert.equal(res.data.code, 'permission_escalation', body.name);
+      assert.match(res.data.detail, /read/);
+    }
+  });
+
+  test('the OpenAPI document says what an empty permissions list means', async () => {
+    const doc = await call(ctx.app, 'GET', '/api/openapi.json');
+    const schema = doc.data.paths['/api/user/api-keys'].post.requestBody.content['application/json'].schema;
+    assert.equal(schema.properties.permissions.minItems, undefined);
+    assert.match(schema.properties.permissions.description, /`\[\]`/);
+  });
+
   test('invalid key requests answer 400 naming the field', async () => {
     const user = await createUser(ctx);
     const past = await call(ctx.app, 'POST', '/api/user/api-keys', {
@@ -133,6 +174,19 @@ describe('API keys', () => {
     });
     assertProblem(badPerm, 400);
     assert.equal(badPerm.data.errors[0].path, 'body.permissions[0]');
+    for (const permissions of [
+      'read',
+      null,
+      ['read', 'read'],
+      ['read', 'write', 'ingest', 'admin', 'read'],
+    ]) {
+      const res = await call(ctx.app, 'POST', '/api/user/api-keys', {
+        key: user.key,
+        body: { name: 'x', permissions },
+      });
+      assertProblem(res, 400);
+      assert.match(res.data.errors[0].path, /^body\.permissions/, JSON.stringify(permissions));
+    }
     const grace = await call(ctx.app, 'POST', `/api/user/api-keys/${user.keyId}/rotate`, {
       key: user.key,
       body: { grace_period_seconds: 604_801 },

@@ -43,13 +43,39 @@ describe('front matter', () => {
     );
   });
 
+  test('reads tags as a [flow] list, a comma list or "- item" lines; absent tags stay absent', () => {
+    const tagsOf = (lines: string[]) =>
+      parsePostFile(['---', 'title: T', ...lines, '---', 'x'].join('\n')).tags;
+    assert.deepEqual(tagsOf(["tags: [AI, \"machine, learning\", 'it''s']"]), [
+      'AI',
+      'machine, learning',
+      "it's",
+    ]);
+    assert.deepEqual(tagsOf(['tags: ai, llms']), ['ai', 'llms']);
+    assert.deepEqual(tagsOf(['tags: solo']), ['solo']);
+    assert.deepEqual(tagsOf(['tags:', '  - ai', '  - "Deep Learning"', 'category: News']), [
+      'ai',
+      'Deep Learning',
+    ]);
+    assert.deepEqual(tagsOf(['tags:', '- unindented', '- too']), ['unindented', 'too']);
+    assert.deepEqual(tagsOf(['tags: []']), []);
+    assert.deepEqual(tagsOf(['tags:']), []);
+    assert.equal(tagsOf([]), undefined);
+  });
+
   test('is strict, naming the line', () => {
     const bad: [string, RegExp][] = [
       ['title: T\n---\nx', /line 1: the file must start/],
       ['---\ntitle: T\nx', /no closing ---/],
       ['---\ntitle: T\nauthor: Ana\n---\nx', /line 3: unknown key "author"/],
       ['---\ntitle: T\ntitle: U\n---\nx', /line 3: "title" is given twice/],
-      ['---\ntitle: T\ntags: [a, b]\n---\nx', /line 3: unknown key/],
+      ['---\ntitle: T\nlabels: [a, b]\n---\nx', /line 3: unknown key "labels"/],
+      ['---\ntitle: T\ntags: [a, b\n---\nx', /line 3: tags list has no closing \]/],
+      ['---\ntitle: T\ntags: [a, [b]]\n---\nx', /line 3: only plain or quoted/],
+      ['---\ntitle: T\ntags: a,,b\n---\nx', /line 3: tags has an empty item/],
+      ['---\ntitle: T\ntags:\n  - a\n  -\n---\nx', /line 5: tags has an empty item/],
+      ['---\ntitle: T\ntags: a\ntags: b\n---\nx', /line 4: "tags" is given twice/],
+      ['---\ntitle: T\ntags: [a]\n  - b\n---\nx', /line 4: expected "key: value"/],
       ['---\ntitle: [a, b]\n---\nx', /line 2: only plain or quoted/],
       ['---\ntitle: T\n  nested: 1\n---\nx', /line 3: expected "key: value"/],
       ['---\ntitle: "T\n---\nx', /line 2: unterminated/],

@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { importPosts } from '../../../src/modules/content/blog/import.ts';
 import {
   deriveExcerpt,
   readingTimeMinutes,
@@ -7,7 +10,14 @@ import {
   stripMarkdown,
 } from '../../../src/modules/content/blog/text.ts';
 import { ManualClock } from '../../../src/platform/clock.ts';
-import { assertProblem, buildTestApp, call, createUser, type TestContext } from '../../helpers/app.ts';
+import {
+  assertProblem,
+  buildTestApp,
+  call,
+  createUser,
+  type Json,
+  type TestContext,
+} from '../../helpers/app.ts';
 
 const NOW = Date.parse('2026-11-20T12:00:00Z');
 const PUBLIC_FIELDS = [
@@ -19,6 +29,7 @@ const PUBLIC_FIELDS = [
   'published_at',
   'reading_time_minutes',
   'slug',
+  'tags',
   'title',
 ];
 
@@ -185,6 +196,7 @@ describe('blog posts', () => {
       order: 'desc',
       search: null,
       category: null,
+      tag: null,
       start_date: null,
       end_date: null,
     });
@@ -207,6 +219,7 @@ describe('blog posts', () => {
       order: 'desc',
       search: null,
       category: 'ENGINEERING',
+      tag: null,
       start_date: '2026-11-12',
       end_date: '2026-11-14',
     });
@@ -316,6 +329,194 @@ describe('blog posts', () => {
     assertProblem(await create({ title: '日本語', content: 'y' }), 400);
     assertProblem(await create({ title: 'x', content: 'y', published_at: 'soon' }), 400);
     assertProblem(await create({ title: 'x', content: 'y', status: 'scheduled' }), 400);
+  });
+});
+
+describe('blog tags', () => {
+  let ctx: TestContext;
+  const clock = new ManualClock(NOW);
+  const admin = (method: 'POST' | 'PUT' | 'GET' | 'DELETE', url: string, body?: unknown) =>
+    call(ctx.app, method, url, { key: ctx.operatorKey, body });
+  const slugs = (res: { data: Json }) => res.data.posts.map((p: Json) => p.slug);
+  const ids: Record<string, number> = {};
+
+  before(async () => {
+    ctx = await buildTestApp({ clock });
+    for (const [slug, tags, published_at] of [
+      ['ai-news', ['AI', 'News'], '2026-11-10T09:00:00Z'],
+      ['ai-safety-notes', ['ai-safety'], '2026-11-11T09:00:00Z'],
+      ['untagged', undefined, '2026-11-12T09:00:00Z'],
+      ['deep-dive', ['  Deep   Learning ', 'ai', 'AI'], '2026-11-13T09:00:00Z'],
+      ['ai-draft', ['ai'], null],
+    ] as const) {
+      const res = await admin('POST', '/api/admin/blog/posts', {
+        title: slug,
+        slug,
+        content: `About ${slug}.`,
+        published_at,
+        ...(tags ? { tags } : {}),
+      });
+      assert.equal(res.statusCode, 201, res.body);
+      ids[slug] = res.data.id;
+    }
+  });
+  after(async () => ctx.close());
+
+  test('tags are stored in lower case without duplicates, in the order given, and returned everywhere', async () => {
+    const created = await admin('GET', `/api/admin/blog/posts/${ids['deep-dive']}`);
+    assert.deepEqual(created.data.tags, ['deep learning', 'ai']);
+    assert.deepEqual((await admin('GET', `/api/admin/blog/posts/${ids.untagged}`)).data.tags, []);
+    const one = await call(ctx.app, 'GET', '/api/blog/posts/ai-news');
+    assert.deepEqual(one.data.tags, ['ai', 'news']);
+    const list = await call(ctx.app, 'GET', '/api/blog/posts');
+    assert.deepEqual(Object.fromEntries(list.data.posts.map((p: Json) => [p.slug, p.tags])), {
+      'deep-dive': ['deep learning', 'ai'],
+      untagged: [],
+      'ai-safety-notes': ['ai-safety'],
+      'ai-news': ['ai', 'news'],
+    });
+    const adminList = await admin('GET', '/api/admin/blog/posts');
+    const draft = adminList.data.posts.find((p: Json) => p.slug === 'ai-draft');
+    assert.deepEqual(draft.tags, ['ai']);
+  });
+
+  test('?tag= keeps posts carrying exactly that tag, case-insensitively, and meta echoes it', async () => {
+    const ai = await call(ctx.app, 'GET', '/api/blog/posts?tag=AI');
+    assert.equal(ai.statusCode, 200, ai.body);
+    // Not `ai-safety` (no partial match), not the draft.
+    assert.deepEqual(slugs(ai), ['deep-dive', 'ai-news']);
+    assert.equal(ai.data.meta.total, 2);
+    assert.equal(ai.data.meta.tag, 'AI');
+    assert.deepEqual(slugs(await call(ctx.app, 'GET', '/api/blog/posts?tag=deep%20learning')), ['deep-dive']);
+    assert.deepEqual(slugs(await call(ctx.app, 'GET', '/api/blog/posts?tag=Deep%20%20LEARNING')), [
+      'deep-dive',
+    ]);
+    assert.deepEqual(slugs(await call(ctx.app, 'GET', '/api/blog/posts?tag=nothing')), []);
+    const combined = await call(ctx.app, 'GET', '/api/blog/posts?tag=ai&end_date=2026-11-12&search=about');
+    assert.deepEqual(slugs(combined), ['ai-news']);
+    assert.equal(combined.data.meta.tag, 'ai');
+    const paged = await call(ctx.app, 'GET', '/api/blog/posts?tag=ai&limit=1&offset=1');
+    assert.deepEqual(slugs(paged), ['ai-news']);
+    assert.equal(paged.data.meta.total, 2);
+    assert.equal((await call(ctx.app, 'GET', '/api/blog/posts')).data.meta.tag, null);
+  });
+
+  test('a bad tag filter is a 400 naming query.tag', async () => {
+    for (const query of [`tag=${'x'.repeat(41)}`, 'tag=', 'tag=%20%20']) {
+      const res = await call(ctx.app, 'GET', `/api/blog/posts?${query}`);
+      assertProblem(res, 400);
+      assert.equal(res.data.errors[0].path, 'query.tag', query);
+    }
+    assertProblem(await call(ctx.app, 'GET', '/api/blog/posts?tags=ai'), 400);
+  });
+
+  test('update replaces the tags sent, keeps them when left out, and [] clears them', async () => {
+    const url = `/api/admin/blog/posts/${ids['ai-news']}`;
+    const kept = await admin('PUT', url, { title: 'AI news, retitled' });
+    assert.deepEqual(kept.data.tags, ['ai', 'news']);
+    const replaced = await admin('PUT', url, { tags: ['Briefing', 'news', 'NEWS'] });
+    assert.equal(replaced.statusCode, 200, replaced.body);
+    assert.deepEqual(replaced.data.tags, ['briefing', 'news']);
+    assert.deepEqual(slugs(await call(ctx.app, 'GET', '/api/blog/posts?tag=ai')), ['deep-dive']);
+    assert.deepEqual(slugs(await call(ctx.app, 'GET', '/api/blog/posts?tag=briefing')), ['ai-news']);
+    const cleared = await admin('PUT', url, { tags: [] });
+    assert.deepEqual(cleared.data.tags, []);
+    assert.deepEqual((await call(ctx.app, 'GET', '/api/blog/posts/ai-news')).data.tags, []);
+  });
+
+  test('invalid tags are 400s naming the field, and nothing is stored', async () => {
+    const base = { title: 'Bad tags', content: 'x', status: 'published' };
+    const cases: [unknown, RegExp][] = [
+      ['ai', /^body\.tags$/],
+      [[5], /^body\.tags\[0\]$/],
+      [[''], /^body\.tags\[0\]$/],
+      [['ok', '   '], /^body\.tags\[1\]$/],
+      [['x'.repeat(41)], /^body\.tags\[0\]$/],
+      // NFKC turns the ligature into two letters: 39 + 2 = 41 characters once normalised.
+      [[`${'x'.repeat(39)}\uFB00`], /^body\.tags\[0\]$/],
+      [Array.from({ length: 11 }, (_, i) => `t${i}`), /^body\.tags$/],
+      [null, /^body\.tags$/],
+    ];
+    for (const [tags, field] of cases) {
+      const res = await admin('POST', '/api/admin/blog/posts', { ...base, tags });
+      assertProblem(res, 400);
+      assert.match(res.data.errors[0].path, field, JSON.stringify(tags));
+      const put = await admin('PUT', `/api/admin/blog/posts/${ids.untagged}`, { tags });
+      assertProblem(put, 400);
+    }
+    assert.equal(
+      (await call(ctx.app, 'GET', '/api/blog/posts/bad-tags')).statusCode,
+      404,
+      'no post was created',
+    );
+    assert.deepEqual((await admin('GET', `/api/admin/blog/posts/${ids.untagged}`)).data.tags, []);
+    // Ten tags of 40 characters are fine.
+    const most = Array.from({ length: 10 }, (_, i) => `${i}`.padEnd(40, 'x'));
+    const ok = await admin('POST', '/api/admin/blog/posts', { ...base, title: 'Most tags', tags: most });
+    assert.equal(ok.statusCode, 201, ok.body);
+    assert.deepEqual(ok.data.tags, most);
+  });
+
+  test('deleting a post deletes its tags', async () => {
+    const res = await admin('POST', '/api/admin/blog/posts', {
+      title: 'Short lived',
+      content: 'x',
+      tags: ['ephemeral'],
+    });
+    assert.equal((await admin('DELETE', `/api/admin/blog/posts/${res.data.id}`)).statusCode, 204);
+    const left = await ctx.app.services.db
+      .selectFrom('blog_post_tags')
+      .select('tag')
+      .where('post_id', '=', res.data.id)
+      .execute();
+    assert.deepEqual(left, []);
+  });
+
+  test('the importer reads tags from front matter and a re-import replaces them', async () => {
+    const dir = path.join(ctx.database.dataDir, 'tagged-posts');
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, 'tagged.md');
+    fs.writeFileSync(
+      file,
+      '---\ntitle: Tagged import\npublished_at: 2026-11-14\ntags: [Imports, "Markdown"]\n---\nBody.\n',
+    );
+    const first = await importPosts(ctx.app.services.blog, dir);
+    assert.deepEqual(first.failed, []);
+    assert.deepEqual((await call(ctx.app, 'GET', '/api/blog/posts/tagged-import')).data.tags, [
+      'imports',
+      'markdown',
+    ]);
+    assert.deepEqual(slugs(await call(ctx.app, 'GET', '/api/blog/posts?tag=MARKDOWN')), ['tagged-import']);
+
+    fs.writeFileSync(
+      file,
+      '---\ntitle: Tagged import\npublished_at: 2026-11-14\ntags:\n  - cli\n---\nBody.\n',
+    );
+    assert.equal((await importPosts(ctx.app.services.blog, dir)).updated, 1);
+    assert.deepEqual((await call(ctx.app, 'GET', '/api/blog/posts/tagged-import')).data.tags, ['cli']);
+    // The file is the whole truth: no tags line, no tags.
+    fs.writeFileSync(file, '---\ntitle: Tagged import\npublished_at: 2026-11-14\n---\nBody.\n');
+    await importPosts(ctx.app.services.blog, dir);
+    assert.deepEqual((await call(ctx.app, 'GET', '/api/blog/posts/tagged-import')).data.tags, []);
+
+    fs.writeFileSync(file, `---\ntitle: Tagged import\ntags: [${'y'.repeat(41)}]\n---\nBody.\n`);
+    const bad = await importPosts(ctx.app.services.blog, dir);
+    assert.equal(bad.failed.length, 1);
+    assert.match(bad.failed[0]!.reason, /tags/);
+  });
+
+  test('the OpenAPI document describes the tag filter and the tags field', async () => {
+    const doc = await call(ctx.app, 'GET', '/api/openapi.json');
+    const list = doc.data.paths['/api/blog/posts'].get;
+    const tag = list.parameters.find((p: Json) => p.name === 'tag' && p.in === 'query');
+    assert.ok(tag, 'tag is a query parameter');
+    assert.equal(tag.schema.maxLength, 40);
+    const schemas = doc.data.components.schemas;
+    assert.equal(schemas.BlogPost.properties.tags.type, 'array');
+    assert.ok(schemas.AdminBlogPost.properties.tags);
+    const body = doc.data.paths['/api/admin/blog/posts'].post.requestBody.content['application/json'].schema;
+    assert.equal(body.properties.tags.maxItems, 10);
+    assert.equal(body.properties.tags.items.maxLength, 40);
   });
 });
 

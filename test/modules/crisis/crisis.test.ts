@@ -268,6 +268,41 @@ describe('crisis detection from social surges', () => {
     );
   });
 
+  it('upstream names: timeRange, startDate, endDate and period=custom filter like ours', async () => {
+    const list = (query: string) =>
+      call(ctx.app, 'GET', `/api/intelligence/crisis-events?${query}`, { key: alice.key });
+    const today = new Date(clock.now()).toISOString().slice(0, 10);
+    const count = async (query: string) => (await list(query)).data.events.length;
+    assert.equal(await count('timeRange=24h'), await count('period=24h'));
+    assert.equal(await count('timeRange=1h'), await count('period=1h'));
+    assert.equal(await count(`startDate=${today}&endDate=${today}`), 2);
+    assert.equal(await count('startDate=2020-01-01&endDate=2020-01-02'), 0);
+    // The SDK sends its default period beside the dates: the dates decide.
+    const sdk = await list(`status=all&period=24h&startDate=2020-01-01&endDate=2020-01-02`);
+    assert.equal(sdk.statusCode, 200);
+    assert.equal(sdk.data.meta.period, 'custom');
+    assert.equal(sdk.data.meta.start_date, '2020-01-01');
+    assert.equal(sdk.data.meta.end_date, '2020-01-02');
+    assert.equal(await count(`period=custom&start_date=${today}`), 2);
+    assert.equal(await count(`start_date=${today}&startDate=${today}`), 2, 'the same value twice is fine');
+    for (const [query, path] of [
+      ['period=custom', 'query.period'],
+      ['period=24h&timeRange=7d', 'query.timeRange'],
+      [`start_date=${today}&startDate=2020-01-01`, 'query.startDate'],
+      [`end_date=${today}&endDate=2020-01-01`, 'query.endDate'],
+      ['startDate=2026-13-01', 'query.startDate'],
+      ['timeRange=2d', 'query.timeRange'],
+      ['start_Date=2026-11-01', 'query.start_Date'],
+    ] as const) {
+      const res = await list(query);
+      assertProblem(res, 400);
+      assert.ok(
+        (res.data.errors ?? []).some((e: { path: string }) => e.path === path),
+        `${query}: ${JSON.stringify(res.data)}`,
+      );
+    }
+  });
+
   it('marks the surge subsided and records crisis.event.resolved', async () => {
     await ctx.app.services.engine.tick();
     const event = (

@@ -199,7 +199,8 @@ describe('hazard events from the USGS and Environment Agency feeds', () => {
       key: near.key,
       body: { location_query: null },
     });
-    assert.equal(cleared.data.location_query, null);
+    // Upstream's model reads a string: none set is ''.
+    assert.equal(cleared.data.location_query, '');
     assertProblem(await call(ctx.app, 'GET', '/api/intelligence/resilience-settings'), 401);
   });
 

@@ -193,6 +193,38 @@ describe('AI insights (offline analyzer)', () => {
     assert.equal(insight.usage_count, 1);
   });
 
+  test('force_refresh: true queues a new, charged task even while one is pending; false keeps the pending one', async () => {
+    const gina = await createUser(ctx, 'developer');
+    const path = `/api/trends/${ids.positive}/ai-insights/generate`;
+    const first = await call(ctx.app, 'POST', path, { key: gina.key, body: { force_refresh: false } });
+    assert.equal(first.statusCode, 202);
+    const same = await call(ctx.app, 'POST', path, { key: gina.key, body: { force_refresh: false } });
+    assert.equal(same.data.task_id, first.data.task_id);
+    const forced = await call(ctx.app, 'POST', path, { key: gina.key, body: { force_refresh: true } });
+    assert.equal(forced.statusCode, 202);
+    assert.notEqual(forced.data.task_id, first.data.task_id);
+    assert.match(forced.data.message, /queued/);
+    const analyzed = await call(ctx.app, 'POST', `/api/trends/${ids.positive}/analyze`, {
+      key: gina.key,
+      body: { force_refresh: true },
+    });
+    assert.equal(analyzed.statusCode, 202);
+    const again = await call(ctx.app, 'POST', `/api/trends/${ids.positive}/analyze`, {
+      key: gina.key,
+      body: { force_refresh: true },
+    });
+    assert.notEqual(again.data.task_id, analyzed.data.task_id);
+    assert.equal((await ctx.app.services.insights.usage(gina.userId)).count, 4, 'every new task is charged');
+    for (const body of [{ force_refresh: 'true' }, { force_refresh: 1 }, { force_refresh: true, x: 1 }]) {
+      const bad = await call(ctx.app, 'POST', path, { key: gina.key, body });
+      assertProblem(bad, 400);
+      assert.match(JSON.stringify(bad.data.errors), /body\.(force_refresh|x)/);
+    }
+    for (const id of [first.data.task_id, forced.data.task_id, analyzed.data.task_id, again.data.task_id]) {
+      await settle(ctx, gina.key, id);
+    }
+  });
+
   test('a developer’s 11th generation in a month is refused with the monthly limit in the headers', async () => {
     const dave = await createUser(ctx, 'developer');
     for (let i = 0; i < 10; i++) {
@@ -253,6 +285,17 @@ describe('AI insights (offline analyzer)', () => {
     assert.ok((await q(`topic_category=${encodeURIComponent(parent)}`)).total >= 1);
     assert.equal((await q('trend_name=100%25_')).total, 0);
     assert.equal((await q('limit=1&offset=1')).trends.length, 1);
+    // Upstream's `q`: free text over the trend name, key themes and audience keywords.
+    assert.equal((await q('q=zenith')).trends[0].trend_id, ids.positive);
+    assert.equal((await q('q=complaints')).total, 1);
+    assert.equal((await q('q=zenith%20phone')).total, 1);
+    assert.equal((await q('q=nothing-like-this')).total, 0);
+    assert.equal((await q('q=zenith')).meta.q, 'zenith');
+    // Each result also reads as a trend (upstream clients parse TrendItems): the trend's id and title.
+    for (const item of all.trends) {
+      assert.equal(item.id, item.trend_id);
+      assert.equal(item.title, item.trend_name);
+    }
   });
 
   test('a task that keeps failing ends failed with a readable error, after its retries', async () => {

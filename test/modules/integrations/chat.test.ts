@@ -463,6 +463,36 @@ test('chat routes: 401 without a key, 403 without permission, 409 before connect
   );
 });
 
+test("upstream's GET /api/integrations/slack/status answers the chat status under the same key rules", async () => {
+  const user = await createUser(ctx);
+  await connect(ctx.app, user.key, '/api/integrations/chat/auth');
+  const saved = await req(ctx.app, 'POST', '/api/integrations/chat/save-channel', {
+    key: user.key,
+    body: { channel_id: 'C1', channel_name: 'general' },
+  });
+  assert.equal(saved.statusCode, 200, saved.body);
+  const chat = await req(ctx.app, 'GET', '/api/integrations/chat/status', { key: user.key });
+  const upstream = await req(ctx.app, 'GET', '/api/integrations/slack/status', {
+    key: user.key,
+    header: 'x-api-key',
+  });
+  assert.equal(upstream.statusCode, 200, upstream.body);
+  assert.equal(chat.data.is_active, true);
+  assert.equal(upstream.data.channel_id, 'C1');
+  assert.deepEqual(upstream.data, chat.data);
+
+  assertProblem(await req(ctx.app, 'GET', '/api/integrations/slack/status'), 401);
+  const writeOnly = await createUser(ctx, 'developer', ['write']);
+  assertProblem(await req(ctx.app, 'GET', '/api/integrations/slack/status', { key: writeOnly.key }), 403);
+
+  const doc = (await call(ctx.app, 'GET', '/api/openapi.json')).data;
+  const alias = doc.paths['/api/integrations/slack/status'].get;
+  const original = doc.paths['/api/integrations/chat/status'].get;
+  assert.match(alias.description, /upstream/i);
+  assert.deepEqual(alias.responses['200'].content, original.responses['200'].content);
+  assert.deepEqual(alias.security, original.security);
+});
+
 test('DELETE connection forgets the token, revokes it at the provider, and is audited', async () => {
   const user = await createUser(ctx);
   await connect(ctx.app, user.key, '/api/integrations/chat/auth');

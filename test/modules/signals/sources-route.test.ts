@@ -137,6 +137,45 @@ describe('signal sources', () => {
     assert.ok(runner.sources.length === 2);
   });
 
+  test('every source answers attribution, licence_url and coverage as strings, as the schema declares', async () => {
+    // Base URLs are never contacted: the list is read without polling.
+    const all = await buildTestApp({
+      env: {
+        SOURCES: 'demo,rss,hackernews,reddit,bluesky,usgs,environment_agency',
+        RSS_FEEDS: 'https://feeds.example.org/tech.xml',
+      },
+    });
+    try {
+      const key = (await createUser(all, 'developer', ['read'])).key;
+      const res = await call(all.app, 'GET', '/api/intelligence/sources', { key });
+      assert.equal(res.statusCode, 200, res.body);
+      const byId = new Map<string, Json>(res.data.sources.map((s: Json) => [s.id, s]));
+      assert.equal(byId.size, 7);
+      for (const source of byId.values()) {
+        for (const field of ['attribution', 'licence_url', 'coverage']) {
+          assert.equal(typeof source[field], 'string', `${source.id}.${field}`);
+        }
+        assert.ok((source.attribution as string).length > 0 && (source.coverage as string).length > 0);
+        // A non-empty licence_url is a real https link; empty means no licence applies (demo only).
+        if (source.id === 'demo') assert.equal(source.licence_url, '');
+        else assert.match(source.licence_url as string, /^https:\/\/\S+$/, `${source.id}.licence_url`);
+      }
+      assert.equal(byId.get('rss')!.licence_url, 'https://feeds.example.org/tech.xml');
+
+      const doc = await call(all.app, 'GET', '/api/openapi.json');
+      const item =
+        doc.data.paths['/api/intelligence/sources'].get.responses['200'].content['application/json'].schema
+          .properties.sources.items;
+      for (const field of ['attribution', 'licence_url', 'coverage']) {
+        assert.equal(item.properties[field].type, 'string', `${field} is a non-nullable string`);
+        assert.ok(item.required.includes(field), `${field} is required`);
+      }
+      assert.match(item.properties.licence_url.description, /no licence applies/);
+    } finally {
+      await all.close();
+    }
+  });
+
   test('the sources route needs a key', async () => {
     assertProblem(await call(ctx.app, 'GET', '/api/intelligence/sources'), 401);
   });

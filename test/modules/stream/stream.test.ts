@@ -126,6 +126,8 @@ describe('GET /ws/trends-live', () => {
     });
     assert.equal(logged.url.includes(scale.key), false);
     assert.match(logged.url, /token=\[redacted\]/);
+    const upstream = serializer({ method: 'GET', url: `/ws/trends?trends=ai&token=${scale.key}`, ip: '1' });
+    assert.equal(upstream.url, '/ws/trends?trends=ai&token=[redacted]');
     c.ws.close();
   });
 
@@ -199,6 +201,42 @@ describe('GET /ws/trends-live', () => {
       false,
       'two mentions raise no alert',
     );
+  });
+
+  test("upstream's /ws/trends: key as `token`, `trends` filter; a trend.update for the listed trend only", async () => {
+    const listed = await connect(`${baseUrl(ctx)}/ws/trends?token=${scale.key}&trends=Frobnitzel`);
+    const witness = await connect(`${baseUrl(ctx)}/ws/trends`, { 'x-api-key': scale2.key });
+    clients.push(listed, witness);
+    const res = await call(ctx.app, 'POST', '/api/signals', {
+      key: ingest,
+      body: {
+        signals: [...signals('f', 'Frobnitzel is here', 2), ...signals('x', 'Quaxworth is here', 2)],
+      },
+    });
+    assert.equal(res.statusCode, 202);
+    await ctx.app.services.engine.tick();
+    const update = await waitFor('a trend.update for Frobnitzel', () =>
+      listed.messages.find((m) => m.type === 'trend.update' && m.data.trend_name === 'Frobnitzel'),
+    );
+    assert.equal(update.data.volume, 2);
+    await waitFor('the unfiltered client sees Quaxworth', () =>
+      witness.messages.find((m) => m.type === 'trend.update' && m.data.trend_name === 'Quaxworth'),
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    assert.deepEqual([...new Set(listed.messages.map((m) => m.data.trend_name))], ['Frobnitzel']);
+  });
+
+  test("upstream's /ws/trends refuses before the upgrade: a bad token → 401, a plan without the stream → 403", async () => {
+    const url = `${baseUrl(ctx)}/ws/trends`;
+    const unknown = await refused(`${url}?token=cw_nope&trends=ai`);
+    assert.equal(unknown.status, 401);
+    assert.match(String(unknown.headers['content-type']), /application\/problem\+json/);
+    assert.equal(JSON.parse(unknown.body).code, 'invalid_api_key');
+    const forbidden = await refused(`${url}?token=${developer.key}`);
+    assert.equal(forbidden.status, 403);
+    assert.equal(JSON.parse(forbidden.body).code, 'plan_not_entitled');
+    const plain = await call(ctx.app, 'GET', '/ws/trends', { key: scale.key });
+    assertProblem(plain, 426);
   });
 
   test('crisis events reach only their owner', async () => {

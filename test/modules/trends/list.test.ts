@@ -148,6 +148,9 @@ describe('trend list, analytics, autocomplete and interests', () => {
       start_date: null,
       end_date: null,
       interest: null,
+      interests: null,
+      exclude_sentiment: null,
+      min_snapshots: null,
     });
     assert.equal(res.data.total, 4);
     assert.deepEqual(
@@ -167,6 +170,9 @@ describe('trend list, analytics, autocomplete and interests', () => {
       start_date: null,
       end_date: null,
       interest: null,
+      interests: null,
+      exclude_sentiment: null,
+      min_snapshots: null,
     });
     assert.deepEqual(
       asc.data.trends.map((t: Json) => t.title),
@@ -196,6 +202,91 @@ describe('trend list, analytics, autocomplete and interests', () => {
     assertProblem(backwards, 400);
     assert.match(backwards.data.detail, /start_date/);
     assertProblem(await list('?end_date=2026-11-22'), 400);
+  });
+
+  test('upstream names: page and sort_dir page and sort like offset and order', async () => {
+    const ids = (res: { data: Json }) => res.data.trends.map((t: Json) => t.id);
+    const upstream = await list('?page=2&limit=2&sort_by=velocity&sort_dir=asc');
+    const ours = await list('?offset=2&limit=2&sort_by=velocity&order=asc');
+    assert.equal(upstream.statusCode, 200);
+    assert.equal(ids(upstream).length, 2);
+    assert.deepEqual(ids(upstream), ids(ours));
+    assert.equal(upstream.data.meta.offset, 2);
+    assert.equal(upstream.data.meta.order, 'asc');
+    // The first page of the SDK's defaults (page=1, sort_dir=desc) is the default list.
+    assert.deepEqual(ids(await list('?page=1&limit=20&sort_by=volume&sort_dir=desc')), ids(await list('')));
+    // Both names given: they must agree.
+    assert.deepEqual(ids(await list('?page=2&offset=2&limit=2&sort_dir=asc&order=asc')), ids(ours));
+    for (const [query, name] of [
+      ['?page=0', 'query.page'],
+      ['?page=-1', 'query.page'],
+      ['?page=x', 'query.page'],
+      ['?sort_dir=up', 'query.sort_dir'],
+      ['?page=2&offset=3&limit=2', 'query.page'],
+      ['?sort_dir=asc&order=desc', 'query.sort_dir'],
+      ['?pages=2', 'query.pages'],
+    ] as const) {
+      const res = await list(query);
+      assertProblem(res, 400);
+      assert.ok(
+        (res.data.errors ?? []).some((e: Json) => e.path === name),
+        `${query}: ${JSON.stringify(res.data)}`,
+      );
+    }
+  });
+
+  test('interests keep trends holding any keyword as whole words, normalised as trend keys', async () => {
+    const titles = (res: { data: Json }) => res.data.trends.map((t: Json) => t.title).sort();
+    const res = await list('?interests=Aurora,%23OpenAI');
+    assert.equal(res.statusCode, 200);
+    assert.deepEqual(titles(res), ['OpenAI', 'aurora borealis']);
+    assert.deepEqual(res.data.meta.interests, ['Aurora', '#OpenAI']);
+    assert.equal(res.data.total, 2);
+    // Repeated instead of comma-separated: the same filter.
+    assert.deepEqual(titles(await list('?interests=aurora&interests=openai')), ['OpenAI', 'aurora borealis']);
+    // Whole words only: "aur" is not a word of any trend.
+    assert.equal((await list('?interests=aur')).data.total, 0);
+    for (const query of [
+      '?interests=the',
+      `?interests=${'a,'.repeat(21)}`,
+      `?interests=${'x'.repeat(101)}`,
+    ]) {
+      const bad = await list(query);
+      assertProblem(bad, 400);
+      assert.equal(bad.data.errors[0].path, 'query.interests', query);
+    }
+  });
+
+  test('exclude_sentiment and min_snapshots filter periods and date ranges alike', async () => {
+    const titles = (res: { data: Json }) => res.data.trends.map((t: Json) => t.title).sort();
+    const all = await list('');
+    const categories = new Set(all.data.trends.map((t: Json) => t.sentiment_category));
+    assert.equal(categories.size, 1, 'every fixture text reads the same');
+    const [only] = [...categories];
+    assert.equal((await list(`?exclude_sentiment=${only}`)).data.total, 0);
+    const others = ['positive', 'negative', 'neutral', 'mixed'].filter((c) => c !== only);
+    const kept = await list(`?exclude_sentiment=${others.join(',')}`);
+    assert.equal(kept.data.total, 4);
+    assert.deepEqual(kept.data.meta.exclude_sentiment, others);
+    const bad = await list('?exclude_sentiment=happy');
+    assertProblem(bad, 400);
+    assert.equal(bad.data.errors[0].path, 'query.exclude_sentiment');
+
+    // 24h: aurora and quantum were seen in all 24 hourly buckets, retro console in 23, OpenAI in 4.
+    assert.deepEqual(titles(await list('?min_snapshots=24')), ['aurora borealis', 'quantum widget']);
+    assert.deepEqual(titles(await list('?min_snapshots=5')), [
+      'aurora borealis',
+      'quantum widget',
+      'retro console',
+    ]);
+    assert.equal((await list('?min_snapshots=5')).data.meta.min_snapshots, 5);
+    assert.equal((await list('?min_snapshots=1')).data.total, 4);
+    assertProblem(await list('?min_snapshots=0'), 400);
+    // A date range: 2026-11-21 has hours 00–10, so OpenAI (4 hours) drops out at 5.
+    const range = await list('?start_date=2026-11-21&min_snapshots=5');
+    assert.deepEqual(titles(range), ['aurora borealis', 'quantum widget', 'retro console']);
+    assert.equal(range.data.total, 3);
+    assert.equal((await list(`?start_date=2026-11-21&exclude_sentiment=${only}`)).data.total, 0);
   });
 
   test('a parent category matches its children, by name or slug', async () => {
@@ -277,6 +368,20 @@ describe('trend list, analytics, autocomplete and interests', () => {
       await call(ctx.app, 'GET', '/api/trends/autocomplete?query=a&limit=101', { key: reader }),
       400,
     );
+    // Upstream's SDK sends the prefix as `q`.
+    const q = await call(ctx.app, 'GET', '/api/trends/autocomplete?q=%23Aur', { key: reader });
+    assert.equal(q.statusCode, 200);
+    assert.deepEqual(q.data, res.data);
+    assert.equal(
+      (await call(ctx.app, 'GET', '/api/trends/autocomplete?q=aur&query=aur', { key: reader })).statusCode,
+      200,
+    );
+    const both = await call(ctx.app, 'GET', '/api/trends/autocomplete?q=aur&query=qua', { key: reader });
+    assertProblem(both, 400);
+    assert.equal(both.data.errors[0].path, 'query.q');
+    const missing = await call(ctx.app, 'GET', '/api/trends/autocomplete', { key: reader });
+    assert.equal(missing.data.errors[0].path, 'query.query');
+    assertProblem(await call(ctx.app, 'GET', '/api/trends/autocomplete?q=', { key: reader }), 400);
   });
 
   test('velocity crossings and lifecycle changes are recorded as domain events', async () => {
@@ -325,11 +430,8 @@ describe('trend list, analytics, autocomplete and interests', () => {
     });
     assertProblem(duplicate, 409);
     const listed = await call(ctx.app, 'GET', '/api/user/interests', { key: writer.key });
-    assert.deepEqual(listed.data.interests, [created.data]);
-    assert.deepEqual(
-      (await call(ctx.app, 'GET', '/api/user/interests', { key: other.key })).data.interests,
-      [],
-    );
+    assert.deepEqual(listed.data, [created.data]);
+    assert.deepEqual((await call(ctx.app, 'GET', '/api/user/interests', { key: other.key })).data, []);
     assertProblem(
       await call(ctx.app, 'DELETE', `/api/user/interests/${created.data.id}`, { key: other.key }),
       404,

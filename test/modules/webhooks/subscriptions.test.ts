@@ -40,6 +40,8 @@ describe('webhook subscriptions', () => {
       {
         id: 0,
         url: 'http://127.0.0.1:9/hook',
+        target_url: 'http://127.0.0.1:9/hook',
+        events: ['trend.alert.created'],
         trigger_type: 'trend_velocity',
         delivery_mode: 'instant_stream',
         threshold_value: 60,
@@ -65,6 +67,58 @@ describe('webhook subscriptions', () => {
     assert.ok(!stored.secret.includes(res.data.secret.slice(6)), 'the secret is encrypted at rest');
     const audit = await call(ctx.app, 'GET', '/api/user/audit-log', { key: alice.key });
     assert.ok(audit.data.entries.some((e: { action: string }) => e.action === 'webhook.created'));
+  });
+
+  test('every record carries upstream’s target_url and the event names its deliveries carry', async () => {
+    const expected: [string, string, string[]][] = [
+      ['trend_velocity', 'instant_stream', ['trend.alert.created']],
+      ['trend_lifecycle', 'instant_stream', ['trend.lifecycle.changed']],
+      [
+        'crisis_event',
+        'instant_stream',
+        ['crisis.event.opened', 'crisis.event.escalated', 'crisis.event.resolved'],
+      ],
+      // A digest subscription receives `event: "digest"` bodies that wrap the others.
+      ['trend_velocity', 'digest', ['digest']],
+      ['crisis_event', 'digest', ['digest']],
+    ];
+    const user = await createUser(ctx, 'enterprise');
+    const ids = new Map<number, string[]>();
+    for (const [trigger_type, delivery_mode, events] of expected) {
+      const url = `http://127.0.0.1:9/${trigger_type}-${delivery_mode}`;
+      const res = await call(ctx.app, 'POST', BASE, {
+        key: user.key,
+        body: body({ url, trigger_type, delivery_mode }),
+      });
+      assert.equal(res.statusCode, 201, res.body);
+      assert.equal(res.data.target_url, url);
+      assert.deepEqual(res.data.events, events, `${trigger_type}/${delivery_mode}`);
+      ids.set(res.data.id, events);
+    }
+    const list = await call(ctx.app, 'GET', BASE, { key: user.key });
+    assert.deepEqual(Object.keys(list.data), ['webhooks'], 'the list keeps its wrapper');
+    for (const hook of list.data.webhooks) {
+      // Upstream's WebhookSubscription: secret null or absent; target_url, events, is_active, created_at.
+      assert.equal('secret' in hook, false);
+      assert.equal(hook.target_url, hook.url);
+      assert.deepEqual(hook.events, ids.get(hook.id));
+      assert.equal(typeof hook.is_active, 'boolean');
+      assert.equal(typeof hook.created_at, 'string');
+    }
+    const [first] = ids.keys();
+    const moved = await call(ctx.app, 'PATCH', `${BASE}/${first}`, {
+      key: user.key,
+      body: { url: 'http://127.0.0.1:9/moved' },
+    });
+    assert.equal(moved.statusCode, 200, moved.body);
+    assert.equal(moved.data.target_url, 'http://127.0.0.1:9/moved');
+    assert.deepEqual(moved.data.events, ['trend.alert.created']);
+    // target_url and events are answers, not inputs: unknown body fields stay 400.
+    for (const extra of [{ target_url: 'http://127.0.0.1:9/x' }, { events: ['digest'] }]) {
+      const res = await call(ctx.app, 'PATCH', `${BASE}/${first}`, { key: user.key, body: extra });
+      assertProblem(res, 400);
+      assert.match(JSON.stringify(res.data.errors), new RegExp(Object.keys(extra)[0]!));
+    }
   });
 
   test('the OpenAPI document describes every outbound event in its webhooks section', async () => {

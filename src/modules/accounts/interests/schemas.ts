@@ -39,6 +39,8 @@ export const CreateInterestBody = StrictObject({
   percentage_growth_value: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000 })),
 });
 
-export const InterestListResponse = Type.Object({ interests: Type.Array(TopicInterestSchema) });
+export const InterestListResponse = Type.Array(TopicInterestSchema, {
+  description: 'A bare array, as upstream answers; oldest first.',
+});
 
 export const InterestIdParams = IdParam('interest_id', 'The interest id.');

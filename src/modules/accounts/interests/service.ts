@@ -35,7 +35,7 @@ export class InterestsService {
   ) {}
 
   async list(userId: number) {
-    return { interests: (await this.store.list(userId)).map(interestView) };
+    return (await this.store.list(userId)).map(interestView);
   }
 
   /** The caller's interest; another user's (or none) → 404. */

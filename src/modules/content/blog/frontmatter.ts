@@ -1,6 +1,7 @@
 // A small, strict front-matter reader for `crestwatch blog import`: `---`, one `key: value` per line, `---`,
 // then the Markdown body. Values are plain, "double-quoted" (JSON escapes) or 'single-quoted' ('' = ').
-// Anything else (unknown keys, repeated keys, nested YAML, lists) is an error naming the line.
+// Only `tags` takes a list: `[a, "b c"]`, `a, b`, or `- a` lines below `tags:`. Anything else
+// (unknown keys, repeated keys, nested YAML, other lists) is an error naming the line.
 import type { PostInput } from './service.ts';
 
 export const FRONT_MATTER_KEYS = [
@@ -13,6 +14,7 @@ export const FRONT_MATTER_KEYS = [
   'published_at',
   'status',
   'draft',
+  'tags',
 ] as const;
 type Key = (typeof FRONT_MATTER_KEYS)[number];
 
@@ -50,6 +52,47 @@ function scalar(raw: string, line: number): string | null {
   return value;
 }
 
+/** Splits at commas outside quotes; each piece is then read as a scalar. */
+function splitItems(text: string): string[] {
+  const items: string[] = [];
+  let quote: '"' | "'" | null = null;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quote === '"') {
+      if (c === '\\') i++;
+      else if (c === '"') quote = null;
+    } else if (quote === "'") {
+      if (c === "'" && text[i + 1] === "'") i++;
+      else if (c === "'") quote = null;
+    } else if (c === '"' || c === "'") {
+      quote = c;
+    } else if (c === ',') {
+      items.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  items.push(text.slice(start));
+  return items;
+}
+
+function listItem(raw: string, line: number): string {
+  const value = scalar(raw, line);
+  if (value === null) throw new FrontMatterError(`line ${line}: tags has an empty item`);
+  return value;
+}
+
+/** `tags: [a, b]` or `tags: a, b`; empty → no tags. */
+function inlineTags(raw: string, line: number): string[] {
+  let text = raw.trim();
+  if (text.startsWith('[')) {
+    if (!text.endsWith(']')) throw new FrontMatterError(`line ${line}: tags list has no closing ]`);
+    text = text.slice(1, -1);
+  }
+  if (text.trim() === '') return [];
+  return splitItems(text).map((item) => listItem(item, line));
+}
+
 function dateTime(value: string, line: number): string {
   const iso = DATE_ONLY.test(value) ? `${value}T00:00:00Z` : value;
   if (!DATE_TIME.test(iso) || !Number.isFinite(Date.parse(iso))) {
@@ -68,6 +111,7 @@ export function parsePostFile(text: string): PostInput & { title: string; conten
   const end = lines.findIndex((line, i) => i > 0 && (line.trim() === '---' || line.trim() === '...'));
   if (end < 0) throw new FrontMatterError('the front matter has no closing --- line');
   const values = new Map<Key, { value: string | null; line: number }>();
+  let tags: string[] | undefined;
   for (let i = 1; i < end; i++) {
     const line = lines[i]!;
     const n = i + 1;
@@ -81,6 +125,19 @@ export function parsePostFile(text: string): PostInput & { title: string; conten
       );
     }
     if (values.has(key)) throw new FrontMatterError(`line ${n}: "${key}" is given twice`);
+    if (key === 'tags') {
+      values.set(key, { value: null, line: n });
+      const inline = match[2] ?? '';
+      tags = inlineTags(inline, n);
+      // A block list: `- item` lines (indented or not, as YAML allows) right below an empty `tags:`.
+      while (inline.trim() === '' && i + 1 < end) {
+        const item = /^[ \t]*-(?:[ \t]+(.*)|[ \t]*)$/.exec(lines[i + 1]!);
+        if (!item) break;
+        i++;
+        tags.push(listItem(item[1] ?? '', i + 1));
+      }
+      continue;
+    }
     values.set(key, { value: scalar(match[2] ?? '', n), line: n });
   }
   const get = (key: Key) => values.get(key)?.value ?? null;
@@ -97,6 +154,7 @@ export function parsePostFile(text: string): PostInput & { title: string; conten
     const value = get(key);
     if (value !== null) post[key] = value;
   }
+  if (tags !== undefined) post.tags = tags;
   const published = values.get('published_at');
   if (published?.value) post.published_at = dateTime(published.value, published.line);
 

@@ -51,6 +51,7 @@ async function importOne(blog: BlogService, file: string): Promise<'created' | '
       cover_image: post.cover_image ?? null,
       author_name: post.author_name ?? null,
       category: post.category ?? null,
+      tags: post.tags ?? [],
     });
     return 'updated';
   }

@@ -31,7 +31,8 @@ export async function blogRoutes(app: App, { blog }: Services): Promise<void> {
           'Only posts whose published_at has passed; drafts and scheduled posts never appear. `content` is ' +
           'null in the list (read a post by slug for it). With `search`, posts are ranked (title over excerpt ' +
           'over content, then newest). `order=asc` reverses the order (oldest first). `start_date`/`end_date` are ' +
-          'inclusive UTC days of published_at. `meta` echoes every filter.',
+          'inclusive UTC days of published_at. `tag` keeps posts carrying that tag (case-insensitive). `meta` ' +
+          'echoes every filter.',
         querystring: BlogListQuery,
         response: { 200: BlogPostListResponse },
       },
@@ -93,7 +94,8 @@ export async function blogRoutes(app: App, { blog }: Services): Promise<void> {
         description:
           'The slug is made from the title when absent (lowercase ASCII and hyphens); a slug another post ' +
           'has → 409 `slug_taken`. The excerpt is derived from the content when absent. A future ' +
-          '`published_at` schedules the post; no `published_at` (and no status) makes a draft.',
+          '`published_at` schedules the post; no `published_at` (and no status) makes a draft. `tags` are ' +
+          'stored in lower case without duplicates.',
         body: CreatePostBody,
         response: { 201: { $ref: 'AdminBlogPost#' } },
       },

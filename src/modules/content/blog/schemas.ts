@@ -27,6 +27,9 @@ const publicFields = {
     description: 'Words of the content (without Markdown) / 200, rounded up, at least 1.',
   }),
   content: Nullable(Type.String({ description: 'Markdown. Only in single-post responses; null in lists.' })),
+  tags: Type.Array(Type.String(), {
+    description: 'Lower case, in the order given; empty when the post has none (a Crestwatch addition).',
+  }),
 };
 
 export const BlogPostSchema = Type.Object(
@@ -51,7 +54,13 @@ export const AdminBlogPostSchema = Type.Object(
 export const BlogPostListResponse = Type.Object(
   {
     posts: Type.Array(Type.Ref('BlogPost')),
-    meta: Type.Ref('PaginationMeta'),
+    // PaginationMeta plus the one filter it has no field for.
+    meta: Type.Intersect([
+      Type.Ref('PaginationMeta'),
+      Type.Object({
+        tag: Nullable(Type.String({ description: 'The `tag` filter applied, as given, or null.' })),
+      }),
+    ]),
   },
   { title: 'BlogPostListResponse' },
 );
@@ -70,6 +79,9 @@ const DateRange = {
 };
 
 const Category = Type.String({ minLength: 1, maxLength: 100 });
+export const MAX_TAGS = 10;
+export const MAX_TAG_LENGTH = 40;
+const Tag = Type.String({ minLength: 1, maxLength: MAX_TAG_LENGTH });
 
 export const BlogListQuery = StrictObject({
   search: Type.Optional(
@@ -82,6 +94,10 @@ export const BlogListQuery = StrictObject({
     }),
   ),
   category: Type.Optional({ ...Category, description: 'Exact category, case-insensitive.' }),
+  tag: Type.Optional({
+    ...Tag,
+    description: 'Only posts carrying this tag (exact match, case-insensitive); echoed in `meta.tag`.',
+  }),
   order: Type.Optional(
     Type.Enum(['desc', 'asc'], {
       default: 'desc',
@@ -118,6 +134,12 @@ const writable = {
       '`draft` (no published_at), `published` (published_at defaults to now) or `scheduled` (needs a future ' +
       'published_at). When absent: published if published_at is given, else a draft.',
   }),
+  tags: Type.Array(Tag, {
+    maxItems: MAX_TAGS,
+    description:
+      `Up to ${MAX_TAGS} tags of 1–${MAX_TAG_LENGTH} characters, stored in lower case (NFKC, whitespace collapsed) with ` +
+      'duplicates removed; a blank tag → 400. On update, the list sent replaces the stored one (`[]` clears).',
+  }),
 };
 
 const Title = Type.String({ minLength: 1, maxLength: 300 });
@@ -133,6 +155,7 @@ export const CreatePostBody = StrictObject({
   category: Type.Optional(writable.category),
   published_at: Type.Optional(writable.published_at),
   status: Type.Optional(writable.status),
+  tags: Type.Optional(writable.tags),
 });
 
 export const UpdatePostBody = StrictObject(
@@ -146,6 +169,7 @@ export const UpdatePostBody = StrictObject(
     category: Type.Optional(writable.category),
     published_at: Type.Optional(writable.published_at),
     status: Type.Optional(writable.status),
+    tags: Type.Optional(writable.tags),
   },
   { description: 'Fields sent replace the stored ones; fields left out are kept.' },
 );

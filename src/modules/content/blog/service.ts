@@ -1,7 +1,7 @@
 // Blog posts: drafts, scheduled and published posts, public listing with ranked search, operator CRUD.
 import { type Clock, DAY_MS, isoString } from '../../../platform/clock.ts';
 import { badRequest, conflict, notFound } from '../../../platform/errors.ts';
-import type { PostStatus } from './schemas.ts';
+import { MAX_TAG_LENGTH, MAX_TAGS, type PostStatus } from './schemas.ts';
 import type { BlogStore, NewPost, PostListRow, PostRow, PostUpdate } from './store.ts';
 import {
   deriveExcerpt,
@@ -22,6 +22,7 @@ export interface PostInput {
   category?: string | null;
   published_at?: string | null;
   status?: PostStatus;
+  tags?: string[];
 }
 
 export interface PublicPostView {
@@ -34,6 +35,7 @@ export interface PublicPostView {
   author_name: string | null;
   reading_time_minutes: number;
   content: string | null;
+  tags: string[];
 }
 
 export interface AdminPostView extends Omit<PublicPostView, 'published_at'> {
@@ -47,6 +49,7 @@ export interface AdminPostView extends Omit<PublicPostView, 'published_at'> {
 export interface BlogListParams {
   search?: string;
   category?: string;
+  tag?: string;
   start_date?: string;
   end_date?: string;
   order?: 'desc' | 'asc';
@@ -62,7 +65,11 @@ function shownStatus(row: Pick<PostRow, 'status' | 'published_at'>, now: number)
   return row.published_at > now ? 'scheduled' : 'published';
 }
 
-function publicView(row: PostListRow & { content?: string }, withContent: boolean): PublicPostView {
+function publicView(
+  row: PostListRow & { content?: string },
+  withContent: boolean,
+  tags: string[],
+): PublicPostView {
   return {
     id: row.id,
     title: row.title,
@@ -73,6 +80,7 @@ function publicView(row: PostListRow & { content?: string }, withContent: boolea
     author_name: row.author_name,
     reading_time_minutes: row.reading_time_minutes,
     content: withContent ? (row.content ?? null) : null,
+    tags,
   };
 }
 
@@ -80,9 +88,10 @@ function adminView(
   row: PostListRow & { content?: string },
   now: number,
   withContent: boolean,
+  tags: string[],
 ): AdminPostView {
   return {
-    ...publicView(row, withContent),
+    ...publicView(row, withContent, tags),
     published_at: isoString(row.published_at),
     status: shownStatus(row, now),
     category: row.category,
@@ -102,6 +111,26 @@ export function searchTerms(search: string | undefined): string[] {
   if (search === undefined) return [];
   const terms = [...new Set(searchKey(search).replace(/["“”]/g, ' ').split(' ').filter(Boolean))];
   return terms.slice(0, MAX_TERMS);
+}
+
+/** The form a tag is stored and matched in: NFKC, lower case, whitespace collapsed. */
+function tagKey(tag: string, path: string): string {
+  const key = searchKey(tag);
+  const name = path.replace(/^(body|query)\./, '');
+  if (key === '') throw badRequest(`${name} must not be blank.`, path);
+  // NFKC can lengthen a string (ligatures, some symbols), so the schema's check is not enough.
+  if (key.length > MAX_TAG_LENGTH) {
+    throw badRequest(`${name} must be at most ${MAX_TAG_LENGTH} characters once normalised.`, path);
+  }
+  return key;
+}
+
+/** Normalised tags, duplicates (after normalisation) dropped, first occurrence kept. */
+function normaliseTags(tags: string[]): string[] {
+  const keys = tags.map((tag, i) => tagKey(tag, `body.tags[${i}]`));
+  const unique = [...new Set(keys)];
+  if (unique.length > MAX_TAGS) throw badRequest(`tags must hold at most ${MAX_TAGS} tags.`, 'body.tags');
+  return unique;
 }
 
 function httpUrlOrNull(value: string | null | undefined, field: string): string | null {
@@ -146,10 +175,12 @@ export class BlogService {
     }
     const terms = searchTerms(params.search);
     const category = optionalText(params.category);
+    const tag = params.tag === undefined ? null : tagKey(params.tag, 'query.tag');
     const { rows, total } = await this.store.publicPage({
       now,
       terms,
       categoryKey: category === null ? null : searchKey(category),
+      tag,
       from,
       to,
       order,
@@ -157,8 +188,9 @@ export class BlogService {
       offset,
     });
     const custom = params.start_date !== undefined || params.end_date !== undefined;
+    const tags = await this.store.tagsOf(rows.map((row) => row.id));
     return {
-      posts: rows.map((row) => publicView(row, false)),
+      posts: rows.map((row) => publicView(row, false, tags.get(row.id) ?? [])),
       meta: {
         total,
         limit,
@@ -168,10 +200,15 @@ export class BlogService {
         order,
         search: params.search ?? null,
         category: params.category ?? null,
+        tag: params.tag ?? null,
         start_date: params.start_date ?? null,
         end_date: params.end_date ?? null,
       },
     };
+  }
+
+  private async tagsOfOne(id: number): Promise<string[]> {
+    return (await this.store.tagsOf([id])).get(id) ?? [];
   }
 
   /** A published, due post; drafts and scheduled posts are not found. */
@@ -180,7 +217,7 @@ export class BlogService {
     if (!row || shownStatus(row, this.clock.now()) !== 'published') {
       throw notFound(`No published post has the slug ${JSON.stringify(slug)}.`);
     }
-    return publicView(row, true);
+    return publicView(row, true, await this.tagsOfOne(row.id));
   }
 
   async listAdmin(params: { status?: PostStatus; limit?: number; offset?: number }) {
@@ -188,8 +225,9 @@ export class BlogService {
     const limit = params.limit ?? 20;
     const offset = params.offset ?? 0;
     const { rows, total } = await this.store.adminPage({ now, status: params.status ?? null, limit, offset });
+    const tags = await this.store.tagsOf(rows.map((row) => row.id));
     return {
-      posts: rows.map((row) => adminView(row, now, false)),
+      posts: rows.map((row) => adminView(row, now, false, tags.get(row.id) ?? [])),
       meta: {
         total,
         limit,
@@ -208,12 +246,12 @@ export class BlogService {
   async getAdmin(id: number): Promise<AdminPostView> {
     const row = await this.store.byId(id);
     if (!row) throw notFound(`No blog post has the id ${id}.`);
-    return adminView(row, this.clock.now(), true);
+    return adminView(row, this.clock.now(), true, await this.tagsOfOne(id));
   }
 
   async bySlug(slug: string): Promise<AdminPostView | null> {
     const row = await this.store.bySlug(slug);
-    return row ? adminView(row, this.clock.now(), true) : null;
+    return row ? adminView(row, this.clock.now(), true, await this.tagsOfOne(row.id)) : null;
   }
 
   async create(input: PostInput & { title: string; content: string }): Promise<AdminPostView> {
@@ -226,6 +264,7 @@ export class BlogService {
       );
     }
     const publication = this.publication(input, null, now);
+    const tags = normaliseTags(input.tags ?? []);
     const row: NewPost = {
       ...this.derived({
         title: input.title.trim(),
@@ -243,7 +282,7 @@ export class BlogService {
     if (row.title === '') throw badRequest('title must not be blank.', 'body.title');
     if (await this.store.slugTaken(slug)) throw this.slugClash(slug);
     try {
-      return adminView(await this.store.insert(row), now, true);
+      return adminView(await this.store.insert(row, tags), now, true, tags);
     } catch (error) {
       if (/unique|duplicate/i.test((error as Error).message)) throw this.slugClash(slug);
       throw error;
@@ -279,10 +318,11 @@ export class BlogService {
     if (input.status !== undefined || input.published_at !== undefined) {
       Object.assign(changes, this.publication(input, current, now));
     }
+    const tags = input.tags === undefined ? undefined : normaliseTags(input.tags);
     try {
-      const row = await this.store.update(id, changes);
+      const row = await this.store.update(id, changes, tags);
       if (!row) throw notFound(`No blog post has the id ${id}.`);
-      return adminView(row, now, true);
+      return adminView(row, now, true, tags ?? (await this.tagsOfOne(id)));
     } catch (error) {
       if (/unique|duplicate/i.test((error as Error).message)) throw this.slugClash(changes.slug ?? '');
       throw error;

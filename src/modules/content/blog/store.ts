@@ -6,9 +6,11 @@ import {
   type Selectable,
   type SqlBool,
   sql,
+  type Transaction,
   type Updateable,
 } from 'kysely';
 import type { DB } from '../../../platform/db/index.ts';
+import type { Database } from '../../../platform/db/schema.ts';
 import type { BlogPostsTable } from '../tables.ts';
 
 export type PostRow = Selectable<BlogPostsTable>;
@@ -20,6 +22,8 @@ export interface PublicFilter {
   /** Lowercased terms; each must match title, excerpt or content. */
   terms: string[];
   categoryKey: string | null;
+  /** A normalised tag the post must carry. */
+  tag: string | null;
   from: number | null;
   /** Exclusive. */
   to: number | null;
@@ -56,20 +60,67 @@ const LIST_COLUMNS = [
 
 export type PostListRow = Pick<PostRow, (typeof LIST_COLUMNS)[number]>;
 
+type Executor = DB | Transaction<Database>;
+
 export class BlogStore {
   constructor(readonly db: DB) {}
 
-  async insert(row: NewPost): Promise<PostRow> {
-    return this.db.insertInto('blog_posts').values(row).returningAll().executeTakeFirstOrThrow();
+  transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(work);
   }
 
-  async update(id: number, changes: PostUpdate): Promise<PostRow | undefined> {
-    return this.db
-      .updateTable('blog_posts')
-      .set(changes)
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirst();
+  /** The post and its (normalised) tags, in one transaction. */
+  async insert(row: NewPost, tags: string[]): Promise<PostRow> {
+    return this.transaction(async (trx) => {
+      const post = await trx.insertInto('blog_posts').values(row).returningAll().executeTakeFirstOrThrow();
+      await this.writeTags(post.id, tags, trx);
+      return post;
+    });
+  }
+
+  /** `tags` undefined keeps the stored ones; an array replaces them. */
+  async update(id: number, changes: PostUpdate, tags?: string[]): Promise<PostRow | undefined> {
+    return this.transaction(async (trx) => {
+      const post = await trx
+        .updateTable('blog_posts')
+        .set(changes)
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirst();
+      if (post && tags !== undefined) {
+        await trx.deleteFrom('blog_post_tags').where('post_id', '=', id).execute();
+        await this.writeTags(id, tags, trx);
+      }
+      return post;
+    });
+  }
+
+  private async writeTags(postId: number, tags: string[], executor: Executor): Promise<void> {
+    if (tags.length === 0) return;
+    await executor
+      .insertInto('blog_post_tags')
+      .values(tags.map((tag, position) => ({ post_id: postId, tag, position })))
+      .execute();
+  }
+
+  /** Tags by post id, in the order given; posts without tags get none. */
+  async tagsOf(postIds: number[]): Promise<Map<number, string[]>> {
+    const byPost = new Map<number, string[]>();
+    if (postIds.length === 0) return byPost;
+    const rows = await this.db
+      .selectFrom('blog_post_tags')
+      .select(['post_id', 'tag'])
+      .where('post_id', 'in', postIds)
+      .orderBy('post_id')
+      .orderBy('position')
+      .execute();
+    for (const row of rows) {
+      const id = Number(row.post_id);
+      const list = byPost.get(id);
+      if (list) list.push(row.tag);
+      else byPost.set(id, [row.tag]);
+    }
+    return byPost;
   }
 
   async delete(id: number): Promise<boolean> {
@@ -98,6 +149,17 @@ export class BlogStore {
       .where('status', '=', 'published')
       .where('published_at', '<=', filter.now)
       .$if(filter.categoryKey !== null, (q) => q.where('category_key', '=', filter.categoryKey))
+      .$if(filter.tag !== null, (q) =>
+        q.where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom('blog_post_tags')
+              .select('blog_post_tags.post_id')
+              .whereRef('blog_post_tags.post_id', '=', 'blog_posts.id')
+              .where('blog_post_tags.tag', '=', filter.tag!),
+          ),
+        ),
+      )
       .$if(filter.from !== null, (q) => q.where('published_at', '>=', filter.from))
       .$if(filter.to !== null, (q) => q.where('published_at', '<', filter.to))
       .$if(filter.terms.length > 0, (q) =>

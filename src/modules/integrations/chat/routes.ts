@@ -1,4 +1,5 @@
-// /api/integrations/chat/*: OAuth start, channels, alert channel, settings, status, disconnect.
+// /api/integrations/chat/*: OAuth start, channels, alert channel, settings, status (also at upstream's
+// /api/integrations/slack/status), disconnect.
 
 import { requirePrincipal } from '../../../platform/auth.ts';
 import type { App } from '../../../platform/http.ts';
@@ -85,21 +86,28 @@ export async function chatRoutes(app: App, oauth: OAuthService, chat: ChatServic
     async (request) => chat.saveSettings(requirePrincipal(request).userId, request.body),
   );
 
-  app.get(
-    '/api/integrations/chat/status',
-    {
-      config: { access: { permission: 'read' } },
-      schema: {
-        tags,
-        summary: 'What is connected',
-        description:
-          '`is_active` is false when not connected, and also when the chat tool revoked the token (then ' +
-          '`team_name` is still set: connect again).',
-        response: { 200: ChatStatus },
+  const statusDescription =
+    '`is_active` is false when not connected, and also when the chat tool revoked the token (then ' +
+    '`team_name` is still set: connect again).';
+  // Upstream (TrendsAGI) names this route after Slack; its SDK calls that path.
+  for (const [url, summary, description] of [
+    ['/api/integrations/chat/status', 'What is connected', statusDescription],
+    [
+      '/api/integrations/slack/status',
+      'What is connected (upstream alias)',
+      'The upstream (TrendsAGI) name of `GET /api/integrations/chat/status`: the same answer. ' +
+        statusDescription,
+    ],
+  ]) {
+    app.get(
+      url,
+      {
+        config: { access: { permission: 'read' } },
+        schema: { tags, summary, description, response: { 200: ChatStatus } },
       },
-    },
-    async (request) => chat.status(requirePrincipal(request).userId),
-  );
+      async (request) => chat.status(requirePrincipal(request).userId),
+    );
+  }
 
   app.delete(
     '/api/integrations/chat/connection',

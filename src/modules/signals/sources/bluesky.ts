@@ -239,9 +239,11 @@ export function blueskySource(options: BlueskySourceOptions): BlueskySource {
     id: 'bluesky',
     name: 'Bluesky',
     attribution: 'Bluesky Social PBC (Jetstream)',
-    licence_url: null,
+    // No licence is published for post content; Jetstream use falls under Bluesky's developer guidelines.
+    licence_url: 'https://docs.bsky.app/docs/support/developer-guidelines',
     coverage:
-      'New public Bluesky posts (text, language, hashtags) from the Jetstream firehose; no licence is published for the content.',
+      'New public Bluesky posts (text, language, hashtags) from the Jetstream firehose; no licence is ' +
+      'published for the content, which is used under Bluesky’s developer guidelines.',
     stats,
     run,
   };

@@ -1181,10 +1181,11 @@ export function demoSource(options: {
     id: 'demo',
     name: 'Demo simulator',
     attribution: 'Crestwatch demo simulator (synthetic data)',
-    licence_url: null,
+    // Generated here from a seed: there is no third party whose licence could apply.
+    licence_url: '',
     coverage:
       'Synthetic posts from a seeded simulator of reddit, x, news, hackernews, bluesky and search activity ' +
-      'about fictional topics; no real platform is contacted.',
+      'about fictional topics; no real platform is contacted and no licence applies.',
     kind: 'poll',
     intervalMs: options.intervalMs ?? 2000,
     async poll(context: SourceContext): Promise<PollResult> {

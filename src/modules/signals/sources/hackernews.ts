@@ -100,10 +100,11 @@ export function hackerNewsSource(options: HackerNewsSourceOptions): PollingSourc
     id: 'hackernews',
     name: 'Hacker News',
     attribution: 'Hacker News (Y Combinator)',
-    licence_url: null,
+    // The API publishes no licence; Hacker News links its terms of use ("Legal") to this page.
+    licence_url: 'https://www.ycombinator.com/legal/',
     coverage:
       'New Hacker News stories (title, text, score and comment count) from the official API; ' +
-      'the API publishes no licence for the content.',
+      'no licence is published for the content, which is used under Y Combinator’s terms of use.',
     intervalMs: options.intervalMs,
     async poll(context: SourceContext) {
       const listUrl = `${base}/newstories.json`;

@@ -242,8 +242,9 @@ export function rssSource(options: RssSourceOptions): PollingSource {
     name: options.name ?? hostOf(url),
     // Replaced by the feed's own title once it has been read.
     attribution: options.name ?? hostOf(url),
-    licence_url: null,
-    coverage: `Items of the feed at ${url}`,
+    // A feed states no machine-readable terms, so the feed itself is where its publisher's terms apply.
+    licence_url: url,
+    coverage: `Items of the feed at ${url}, under its publisher’s terms.`,
     intervalMs: options.intervalMs,
     async poll(context: SourceContext) {
       const previous = parseCursor(context.cursor);

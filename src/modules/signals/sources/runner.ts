@@ -19,7 +19,7 @@ export interface SourceView {
   id: string;
   name: string;
   attribution: string;
-  licence_url: string | null;
+  licence_url: string;
   coverage: string;
   status: SourceHealth;
   last_attempt_at: string | null;

@@ -29,7 +29,8 @@ export interface SourceInfo {
   id: string;
   name: string;
   attribution: string;
-  licence_url: string | null;
+  /** The licence or terms the data is used under; '' only where none applies (synthetic data). */
+  licence_url: string;
   /** A sentence on what the source covers. */
   coverage: string;
 }

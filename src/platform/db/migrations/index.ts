@@ -11,6 +11,7 @@ import { integrations } from './0008_integrations.ts';
 import { content } from './0009_content.ts';
 import { workflow } from './0010_workflow.ts';
 import { signalCategory } from './0011_signal_category.ts';
+import { blogTags } from './0012_blog_tags.ts';
 import type { Dialect } from './helpers.ts';
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -28,6 +29,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0009_content': content(dialect),
         '0010_workflow': workflow(dialect),
         '0011_signal_category': signalCategory(dialect),
+        '0012_blog_tags': blogTags(dialect),
       };
     },
   };

@@ -177,7 +177,7 @@ describe('bluesky source', () => {
     assert.equal(source.id, 'bluesky');
     assert.equal(source.kind, 'stream');
     assert.equal(source.attribution, 'Bluesky Social PBC (Jetstream)');
-    assert.equal(source.licence_url, null);
+    assert.equal(source.licence_url, 'https://docs.bsky.app/docs/support/developer-guidelines');
     const { context, controller, batches } = streamContext(null);
     const started = performance.now();
     const running = source.run(context);

@@ -183,8 +183,10 @@ describe('demo source', () => {
     assert.equal(source.kind, 'poll');
     assert.equal(source.name, 'Demo simulator');
     assert.equal(source.attribution, 'Crestwatch demo simulator (synthetic data)');
-    assert.equal(source.licence_url, null);
+    // Synthetic data made here: no licence applies, said with an empty string rather than null.
+    assert.equal(source.licence_url, '');
     assert.match(source.coverage, /synthetic/i);
+    assert.match(source.coverage, /no licence applies/);
     assert.equal(source.intervalMs, 2000);
     assert.equal(demoSource({ seed: 1, speed: 1, startedAt: 0, intervalMs: 500 }).intervalMs, 500);
   });

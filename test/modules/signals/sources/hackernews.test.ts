@@ -104,7 +104,7 @@ describe('hackernews source', () => {
     const source = hackerNewsSource({ baseUrl: `${server.url}/v0/`, intervalMs: 60_000 });
     assert.equal(source.id, 'hackernews');
     assert.equal(source.attribution, 'Hacker News (Y Combinator)');
-    assert.equal(source.licence_url, null);
+    assert.equal(source.licence_url, 'https://www.ycombinator.com/legal/');
 
     const { signals, cursor } = await source.poll(pollContext(null, NOW));
     assertContract(signals, NOW);

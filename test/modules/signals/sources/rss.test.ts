@@ -43,8 +43,12 @@ describe('rss source', () => {
     assert.equal(source.id, 'rss');
     assert.equal(source.kind, 'poll');
     assert.equal(source.name, server.host);
-    assert.equal(source.coverage, `Items of the feed at ${server.url}/tech.xml`);
-    assert.equal(source.licence_url, null);
+    assert.equal(
+      source.coverage,
+      `Items of the feed at ${server.url}/tech.xml, under its publisher’s terms.`,
+    );
+    // The publisher's terms apply, and the feed is where they are stated.
+    assert.equal(source.licence_url, `${server.url}/tech.xml`);
 
     const { signals } = await source.poll(pollContext(null, NOW));
     assertContract(signals, NOW);
