@@ -1,134 +1,48 @@
-// buildApp(config, options) → a ready Fastify instance with every platform plugin and module registered.
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
+// buildApp(config, options) → a ready Fastify instance. The composition root: services are built once
+// (compose.ts), then registered in stages: platform plugins first (input, hooks, errors, auth, idempotency,
+// OpenAPI, metrics), then each module as a plugin receiving its dependencies as typed options.
 import cors from '@fastify/cors';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { Redis } from 'ioredis';
-import sjson from 'secure-json-parse';
-import { API_VERSION, type Config } from './config.ts';
+import { type Composition, composeServices, type ServiceOverrides } from './compose.ts';
+import type { Config } from './config.ts';
 import { interestRoutes } from './modules/accounts/interests/routes.ts';
-import { InterestsService } from './modules/accounts/interests/service.ts';
-import { InterestsStore } from './modules/accounts/interests/store.ts';
 import { accountRoutes } from './modules/accounts/routes.ts';
-import { AccountsService } from './modules/accounts/service.ts';
-import { AccountsStore } from './modules/accounts/store.ts';
 import { blogRoutes } from './modules/content/blog/routes.ts';
-import { BlogService } from './modules/content/blog/service.ts';
-import { BlogStore } from './modules/content/blog/store.ts';
-import { loadChangelog } from './modules/content/releases/changelog.ts';
 import { releaseRoutes } from './modules/content/releases/routes.ts';
-import { feedNames, ReleasesService } from './modules/content/releases/service.ts';
-import { ReleaseFeedStore } from './modules/content/releases/store.ts';
-import { llmCheck, sourceChecks } from './modules/content/status/checks.ts';
 import { statusRoutes } from './modules/content/status/routes.ts';
-import { StatusService } from './modules/content/status/service.ts';
-import { StatusStore } from './modules/content/status/store.ts';
-import { CrisisDetector } from './modules/crisis/detector.ts';
 import { crisisRoutes } from './modules/crisis/routes.ts';
-import { CrisisService } from './modules/crisis/service.ts';
-import { CrisisStore } from './modules/crisis/store.ts';
-import { LlmProvider } from './modules/insights/llm.ts';
 import { insightRoutes } from './modules/insights/routes.ts';
-import { InsightsService } from './modules/insights/service.ts';
-import { InsightsStore } from './modules/insights/store.ts';
-import { createIntegrations, type Integrations } from './modules/integrations/index.ts';
 import { integrationRoutes } from './modules/integrations/routes.ts';
-import { N8nClient } from './modules/integrations/workflow/n8n.ts';
 import { workflowRoutes } from './modules/integrations/workflow/routes.ts';
-import { WorkflowService } from './modules/integrations/workflow/service.ts';
-import { WorkflowStore } from './modules/integrations/workflow/store.ts';
 import { signalRoutes } from './modules/signals/routes.ts';
-import { SignalsService } from './modules/signals/service.ts';
-import { createSources } from './modules/signals/sources/index.ts';
-import { SourceRunner } from './modules/signals/sources/runner.ts';
-import { SourceStateStore } from './modules/signals/sources/store.ts';
-import { SignalsStore } from './modules/signals/store.ts';
-import { registerStreamEvents, trendUpdates } from './modules/stream/events.ts';
-import { StreamHub } from './modules/stream/hub.ts';
 import { streamRoutes } from './modules/stream/routes.ts';
-import { TrendEngine } from './modules/trends/engine.ts';
-import { createNlpPool } from './modules/trends/nlp-pool.ts';
-import { TrendProcessor } from './modules/trends/processor.ts';
-import { MetricsRecomputer } from './modules/trends/recompute.ts';
 import { trendRoutes } from './modules/trends/routes.ts';
-import { TrendsService } from './modules/trends/service.ts';
-import { TrendsStore } from './modules/trends/store.ts';
 import { unavailableRoutes } from './modules/unavailable/routes.ts';
+import { webhookEventsDocument } from './modules/webhooks/openapi.ts';
 import { webhookRoutes } from './modules/webhooks/routes.ts';
-import { WebhooksService } from './modules/webhooks/service.ts';
-import { WebhooksStore } from './modules/webhooks/store.ts';
-import { registerWebhookHandlers } from './modules/webhooks/wiring.ts';
-import { authPlugin, hookFor, KeyCache, publicLimiter } from './platform/auth.ts';
+import { authPlugin, hookFor, publicLimiter } from './platform/auth.ts';
 import { type Clock, systemClock } from './platform/clock.ts';
 import { loadOrCreateSecretKey, SecretBox } from './platform/crypto.ts';
-import {
-  type DatabaseHandle,
-  type DB,
-  type Dialect,
-  migrateToLatest,
-  openDatabase,
-} from './platform/db/index.ts';
+import { type DatabaseHandle, migrateToLatest, openDatabase } from './platform/db/index.ts';
 import { registerErrorHandling, sendProblem } from './platform/error-handler.ts';
-import { ApiError, badRequest, unavailable } from './platform/errors.ts';
-import { DOMAIN_EVENT_JOB, type DomainEvent, DomainEvents } from './platform/events.ts';
+import { ApiError, unavailable } from './platform/errors.ts';
 import { type App, asArray } from './platform/http.ts';
-import { IdempotencyStore, idempotencyPlugin } from './platform/idempotency.ts';
+import { idempotencyPlugin } from './platform/idempotency.ts';
 import { requestId } from './platform/ids.ts';
-import { JobQueue, JobWorker } from './platform/jobs/index.ts';
-import { createMetrics, type Metrics, registerMetrics } from './platform/metrics.ts';
+import { guardInput, registerJsonBodies } from './platform/input.ts';
+import { registerMetrics } from './platform/metrics.ts';
 import { decorateRouteSchema, registerOpenApi } from './platform/openapi.ts';
-import { OutboundClient } from './platform/outbound.ts';
 import { OverloadMonitor } from './platform/overload.ts';
 import { LocalPubSub, type PubSub, RedisPubSub } from './platform/pubsub.ts';
-import { RateLimits } from './platform/ratelimit.ts';
 import { connectRedis } from './platform/redis.ts';
+import { SHARED_SCHEMAS } from './platform/schemas.ts';
 import { closeRefusedUpgrade, registerUpgradeGuard } from './platform/upgrade.ts';
-import { UsageCounter } from './platform/usage.ts';
-import { validatorCompiler } from './platform/validation.ts';
+import { buildValidator } from './platform/validation.ts';
+import type { Services } from './services.ts';
 
-export interface Services {
-  config: Config;
-  clock: Clock;
-  db: DB;
-  dialect: Dialect;
-  redis?: Redis;
-  pubsub: PubSub;
-  limits: RateLimits;
-  usage: UsageCounter;
-  keyCache: KeyCache;
-  box: SecretBox;
-  accounts: AccountsService;
-  idempotency: IdempotencyStore;
-  jobs: JobQueue;
-  worker: JobWorker;
-  status: StatusService;
-  blog: BlogService;
-  releases: ReleasesService;
-  metrics: Metrics;
-  signals: SignalsService;
-  trendProcessor: TrendProcessor;
-  trends: TrendsService;
-  events: DomainEvents;
-  interests: InterestsService;
-  insights: InsightsService;
-  sources: SourceRunner;
-  recomputer: MetricsRecomputer;
-  /** Processing, snapshot recompute and retention, one pass per tick. */
-  engine: TrendEngine;
-  /** Crisis events: detection (after each engine pass), evidence, reviews, the push gate. */
-  crisis: CrisisService;
-  /** The workflow-automation integration (n8n): connection, selection, pushes. */
-  workflow: WorkflowService;
-  /** OAuth integrations: team chat, forum ads conversions, social ads targeting. */
-  integrations: Integrations;
-  /** The one SSRF-guarded client for user-given URLs (webhooks, the workflow tool). */
-  outbound: OutboundClient;
-  /** Webhook subscriptions, triggering and signed delivery. */
-  webhooks: WebhooksService;
-  /** The live WebSocket stream's fan-out. */
-  stream: StreamHub;
-}
+export type { ServiceOverrides } from './compose.ts';
 
 export interface BuildOptions {
   clock?: Clock;
@@ -136,44 +50,11 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
   /** Timers and the job worker; tests that drive them by hand turn this off. */
   background?: boolean;
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    services: Services;
-  }
+  /** Stand-ins for services a test replaces (never set in production). */
+  overrides?: ServiceOverrides;
 }
 
 const MIB = 1024 * 1024;
-
-/** Optional bodies become `{}`; NUL in query or path strings is refused (PostgreSQL cannot store it). */
-function guardInput(request: FastifyRequest, _reply: unknown, done: (error?: Error) => void): void {
-  if (request.body === undefined && request.routeOptions.config.optionalBody) request.body = {};
-  for (const [part, values] of [
-    ['query', request.query],
-    ['path', request.params],
-  ] as const) {
-    for (const [name, value] of Object.entries((values ?? {}) as Record<string, unknown>)) {
-      if (typeof value === 'string' && value.includes('\u0000')) {
-        done(badRequest(`${part}.${name} must not contain NUL characters.`, `${part}.${name}`));
-        return;
-      }
-    }
-  }
-  done();
-}
-
-// PostgreSQL cannot store NUL in text, and no field has a use for it: refuse it alike on both databases.
-function rejectNul(key: string, value: unknown): unknown {
-  if (key.includes('\u0000') || (typeof value === 'string' && value.includes('\u0000'))) {
-    throw new ApiError(
-      400,
-      'invalid_request',
-      'Strings in the request body must not contain NUL (\\u0000) characters.',
-    );
-  }
-  return value;
-}
 
 export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
   return {
@@ -198,58 +79,8 @@ export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
   };
 }
 
-type InsightsLookup = NonNullable<Parameters<typeof createIntegrations>[0]['insights']>;
-function insightsOf(services: Services | undefined): InsightsLookup | undefined {
-  return (services as { insights?: InsightsLookup } | undefined)?.insights;
-}
-
-export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
-  const clock = options.clock ?? systemClock;
-  const background = options.background ?? true;
-  const handle: DatabaseHandle = openDatabase(config.database, { reader: true });
-  try {
-    await migrateToLatest(handle);
-  } catch (error) {
-    await handle.close();
-    throw error;
-  }
-  const { db, dialect } = handle;
-  const secretKey = config.secretKey ?? loadOrCreateSecretKey(config.dataDir);
-  const box = new SecretBox(secretKey);
-
-  let redis: Redis | undefined;
-  let pubsub: PubSub;
-  if (config.redisUrl) {
-    redis = await connectRedis(config.redisUrl, 'main');
-    const subscriber = await connectRedis(config.redisUrl, 'subscriber');
-    pubsub = new RedisPubSub(redis, subscriber, config.redisKeyPrefix);
-  } else {
-    pubsub = new LocalPubSub();
-  }
-
-  const usage = new UsageCounter(db);
-  const limits = new RateLimits({
-    redis,
-    prefix: config.redisKeyPrefix,
-    ipPerMinute: config.publicRateLimitPerMinute,
-    seed: (userId, date) => usage.storedCount(userId, date),
-  });
-  const keyCache = new KeyCache(pubsub);
-  await keyCache.start();
-  const accountsStore = new AccountsStore(db);
-  const accounts = new AccountsService(accountsStore, {
-    clock,
-    plans: config.plans,
-    cache: keyCache,
-    limits,
-    usage,
-  });
-  const idempotency = new IdempotencyStore(db, clock);
-  const jobs = new JobQueue({ db, dialect, clock });
-  const metrics = createMetrics();
-  const status = new StatusService(new StatusStore(db), { db, redis, jobs, clock, config });
-
-  const app = Fastify({
+function createServer(config: Config, options: BuildOptions): App {
+  return Fastify({
     logger: options.logger ?? loggerOptions(config),
     genReqId: (req) => requestId(req.headers['x-request-id']),
     requestIdHeader: false,
@@ -271,183 +102,25 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
     forceCloseConnections: 'idle',
     routerOptions: { maxParamLength: 500 },
+    // As a factory, not setValidatorCompiler: a module adding its own schemas would otherwise get a default Ajv.
+    schemaController: { compilersFactory: { buildValidator } },
   }).withTypeProvider<TypeBoxTypeProvider>();
+}
 
-  const worker = new JobWorker({ queue: jobs, log: app.log, concurrency: config.jobConcurrency });
-  const trendsStore = new TrendsStore(db, dialect, handle.reader);
-  const signalsStore = new SignalsStore(db);
-  const events = new DomainEvents(jobs);
-  worker.register<DomainEvent>(DOMAIN_EVENT_JOB, (job) => events.dispatch(job.payload));
-  const nlp = createNlpPool(config.nlpWorkerThreads);
-  const trendProcessor = new TrendProcessor(trendsStore, clock, nlp);
-  const trends = new TrendsService(trendsStore, clock);
-  const outbound = new OutboundClient({ allowlist: config.outboundAllowlist });
-  const webhooks = new WebhooksService({
-    store: new WebhooksStore(db),
-    clock,
-    box,
-    outbound,
-    jobs,
-    poke: () => worker.poke(),
-    audit: (userId, actor, action, targetId, detail, executor) =>
-      accounts.audit(userId, actor, action, 'webhook', targetId, detail, executor),
-    publicBaseUrl: config.publicBaseUrl,
-    insights: () => insightsOf(services),
-  });
-  registerWebhookHandlers(webhooks, events, worker);
-  const stream = new StreamHub(pubsub, clock);
-  await stream.start();
-  registerStreamEvents(events, stream, config.publicBaseUrl);
-  const recomputer = new MetricsRecomputer(trendsStore, trends, events, clock, {
-    thresholds: () => webhooks.thresholds(),
-    onSnapshots: (views) => {
-      stream
-        .publishMany(trendUpdates(views))
-        .catch((error) => app.log.warn({ err: error }, 'trend updates not published'));
-    },
-  });
-  const crisisDetector = new CrisisDetector(new CrisisStore(db), events, clock, config);
-  const crisis = new CrisisService(new CrisisStore(db), crisisDetector, clock, config);
-  const engine = new TrendEngine(trendProcessor, recomputer, trendsStore, clock, {
-    retention: config.retention,
-    pruneSignals: (before) => signalsStore.pruneProcessedBefore(before),
-    onEvents: () => worker.poke(),
-    afterPass: async () => {
-      if ((await crisisDetector.run()) > 0) worker.poke();
-    },
-  });
-  const signals = new SignalsService(signalsStore, clock);
-  const sources = new SourceRunner({
-    sources: createSources(config, clock.now(), {
-      hazards: (observations) => crisisDetector.recordHazards(observations),
-    }),
-    store: new SourceStateStore(db),
-    signals,
-    clock,
-    workerId: `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`,
-    log: app.log,
-  });
-  // Status components beyond the platform's: each source, the LLM provider, each release feed.
-  for (const [name, check] of sourceChecks(sources)) status.register(name, check);
-  const llm = llmCheck(config.llm, clock);
-  if (llm) status.register('llm', llm);
-  const changelog = loadChangelog();
-  if (changelog.error) app.log.warn({ error: changelog.error }, 'CHANGELOG.md could not be read');
-  const releases = new ReleasesService({
-    store: new ReleaseFeedStore(db),
-    clock,
-    changelog: changelog.releases,
-    feeds: feedNames(config.feeds.releaseFeeds, status.names()),
-    log: app.log,
-  });
-  for (const feed of releases.feeds) status.register(feed.name, () => releases.check(feed.name));
-  // Every request to the user-given workflow tool URL goes through the SSRF-guarded client.
-  const workflow = new WorkflowService({
-    store: new WorkflowStore(db),
-    client: new N8nClient(outbound, `Crestwatch-Workflow/${API_VERSION}`),
-    outbound,
-    box,
-    clock,
-    jobs,
-    accounts,
-    crisis: () => crisis,
-    onQueued: () => worker.poke(),
-  });
-  workflow.register(events, worker);
-  const integrations = createIntegrations({
-    db,
-    config,
-    clock,
-    box,
-    accounts,
-    jobs,
-    worker,
-    events,
-    trends,
-    crisis,
-    // The insights module may not be wired in every build; looked up when a preview needs it.
-    insights: {
-      latestFor: async (userId, trendId) =>
-        (await insightsOf(services)?.latestFor?.(userId, trendId)) ?? null,
-      offlineInsight: async (trendId) => (await insightsOf(services)?.offlineInsight?.(trendId)) ?? null,
-    },
-    log: app.log,
-  });
-  const services: Services = {
-    config,
-    clock,
-    db,
-    dialect,
-    redis,
-    pubsub,
-    limits,
-    usage,
-    keyCache,
-    box,
-    accounts,
-    idempotency,
-    jobs,
-    worker,
-    status,
-    blog: new BlogService(new BlogStore(db), clock),
-    releases,
-    metrics,
-    signals,
-    sources,
-    trendProcessor,
-    trends,
-    events,
-    interests: new InterestsService(new InterestsStore(db), clock),
-    insights: new InsightsService({
-      store: new InsightsStore(db, dialect),
-      trends,
-      jobs,
-      clock,
-      plans: config.plans,
-      llm: config.llm.baseUrl
-        ? new LlmProvider({ baseUrl: config.llm.baseUrl, apiKey: config.llm.apiKey, model: config.llm.model })
-        : null,
-      onEnqueued: () => worker.poke(),
-    }),
-    recomputer,
-    engine,
-    crisis,
-    workflow,
-    integrations,
-    outbound,
-    webhooks,
-    stream,
-  };
-  app.decorate('services', services);
-  services.insights.register(worker);
-  app.setValidatorCompiler(validatorCompiler);
-
-  // JSON only: anything else is a 415. An empty body is "no body", for routes that take none.
-  app.removeAllContentTypeParsers();
-  const parseJson = (
-    _req: unknown,
-    body: string | Buffer,
-    done: (err: Error | null, body?: unknown) => void,
-  ) => {
-    const text = body.toString();
-    if (text.trim() === '') return done(null, undefined);
-    try {
-      done(null, sjson.parse(text, rejectNul, { protoAction: 'error', constructorAction: 'error' }));
-    } catch (error) {
-      if (error instanceof ApiError) return done(error, undefined);
-      const reason = error instanceof SyntaxError ? ` (${error.message.slice(0, 200)})` : '';
-      done(new ApiError(400, 'invalid_json', `The request body is not valid JSON${reason}.`), undefined);
-    }
-  };
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJson);
-  app.addContentTypeParser(/^application\/[\w.+-]+\+json$/, { parseAs: 'string' }, parseJson);
+/** Stage 1: what every route relies on, registered before any route. */
+async function registerPlatform(
+  app: App,
+  { services, accountsStore }: Composition,
+  overload: OverloadMonitor,
+): Promise<void> {
+  const { config, clock, limits, keyCache, usage, idempotency, box, metrics } = services;
+  registerJsonBodies(app);
 
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
   });
   // Callback-style hooks: they run on every request, and skip a promise each.
-  const overload = new OverloadMonitor(config.overloadEventLoopDelayMs);
   const limitUnknownRoute = hookFor(publicLimiter(limits, clock));
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
@@ -498,40 +171,72 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     plans: config.plans,
   });
   await app.register(idempotencyPlugin, { store: idempotency, box, clock });
-  await registerOpenApi(app, config);
+  for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
+  await registerOpenApi(app, config, webhookEventsDocument());
   registerMetrics(app, metrics, config.metricsToken);
+}
 
-  app.get(
-    '/api/openapi.json',
-    {
-      config: { access: 'public' },
-      schema: {
-        tags: ['meta'],
-        summary: 'This OpenAPI 3.1 document',
-        response: { 200: { description: 'OpenAPI document', type: 'object', additionalProperties: true } },
-      },
-    },
-    async () => app.swagger() as unknown as Record<string, unknown>,
-  );
+/** Stage 2: each module, encapsulated, with exactly the services it uses. */
+async function registerModules(app: App, s: Services): Promise<void> {
+  await app.register(accountRoutes, { accounts: s.accounts, plans: s.config.plans });
+  await app.register(signalRoutes, { signals: s.signals, sources: s.sources });
+  await app.register(interestRoutes, { interests: s.interests });
+  await app.register(trendRoutes, { trends: s.trends, interests: s.interests });
+  await app.register(insightRoutes, { insights: s.insights });
+  await app.register(statusRoutes, { status: s.status });
+  await app.register(crisisRoutes, { crisis: s.crisis });
+  await app.register(workflowRoutes, { workflow: s.workflow });
+  await app.register(integrationRoutes, { integrations: s.integrations });
+  await app.register(blogRoutes, { blog: s.blog });
+  await app.register(releaseRoutes, { releases: s.releases });
+  await app.register(webhookRoutes, { webhooks: s.webhooks });
+  await app.register(streamRoutes, { hub: s.stream });
+  await app.register(unavailableRoutes);
+}
 
-  await accountRoutes(app, services);
-  await signalRoutes(app, services);
-  await interestRoutes(app, services);
-  await trendRoutes(app, services);
-  await insightRoutes(app, services);
-  await statusRoutes(app, services);
-  await crisisRoutes(app, services);
-  await workflowRoutes(app, services);
-  await integrationRoutes(app, integrations);
-  await blogRoutes(app, services);
-  await releaseRoutes(app, services);
-  await webhookRoutes(app, services);
-  await streamRoutes(app, services, stream);
-  await unavailableRoutes(app);
+async function connectPubSub(config: Config): Promise<{ redis?: Redis; pubsub: PubSub }> {
+  if (!config.redisUrl) return { pubsub: new LocalPubSub() };
+  const redis = await connectRedis(config.redisUrl, 'main');
+  const subscriber = await connectRedis(config.redisUrl, 'subscriber');
+  return { redis, pubsub: new RedisPubSub(redis, subscriber, config.redisKeyPrefix) };
+}
 
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
+  const clock = options.clock ?? systemClock;
+  const background = options.background ?? true;
+  const handle: DatabaseHandle = openDatabase(config.database, { reader: true });
+  try {
+    await migrateToLatest(handle);
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+  const box = new SecretBox(config.secretKey ?? loadOrCreateSecretKey(config.dataDir));
+  const { redis, pubsub } = await connectPubSub(config);
+
+  const app = createServer(config, options);
+  const composition = await composeServices({
+    config,
+    clock,
+    handle,
+    box,
+    redis,
+    pubsub,
+    log: app.log,
+    overrides: options.overrides,
+  });
+  const { services, nlp, crisisDetector } = composition;
+  app.decorate('services', services);
+
+  const overload = new OverloadMonitor(config.overloadEventLoopDelayMs);
+  await registerPlatform(app, composition, overload);
+  await registerModules(app, services);
+
+  const { accounts, usage, idempotency, status, engine, releases, sources, worker, stream, outbound } =
+    services;
   const bootstrapFile = await accounts.bootstrap({
     bootstrapApiKey: config.bootstrapApiKey,
-    embedded: dialect === 'sqlite',
+    embedded: handle.dialect === 'sqlite',
     dataDir: config.dataDir,
   });
   if (bootstrapFile) app.log.info({ file: bootstrapFile }, `Operator API key written to ${bootstrapFile}`);

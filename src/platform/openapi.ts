@@ -4,9 +4,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
 import { API_VERSION, type Config } from '../config.ts';
-import { webhookEventsDocument } from '../modules/webhooks/openapi.ts';
 import type { Access } from './auth.ts';
-import { ProblemSchema } from './schemas.ts';
 
 const ERROR_TEXT: Record<number, string> = {
   400: 'Invalid input; `errors` lists the failing fields.',
@@ -106,8 +104,15 @@ export function decorateRouteSchema(route: RouteOptions): void {
 // Routes whose body may be omitted: their requestBody is marked not required in the document.
 const optionalBodies = new Set<string>();
 
-export async function registerOpenApi(app: FastifyInstance, config: Config): Promise<void> {
-  app.addSchema(ProblemSchema);
+/**
+ * The document and its routes (`/api/openapi.json`, `/docs`). `webhooks` is the document's section describing
+ * outbound event payloads, which the webhooks module owns.
+ */
+export async function registerOpenApi(
+  app: FastifyInstance,
+  config: Pick<Config, 'publicBaseUrl' | 'stagingBaseUrl'>,
+  webhooks: Record<string, unknown>,
+): Promise<void> {
   const servers = [{ url: config.publicBaseUrl, description: 'production' }];
   if (config.stagingBaseUrl) servers.push({ url: config.stagingBaseUrl, description: 'staging' });
   await app.register(swagger, {
@@ -122,7 +127,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
       },
       servers,
       // Outbound event payloads (see the webhooks module).
-      webhooks: webhookEventsDocument() as never,
+      webhooks: webhooks as never,
       components: {
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer', description: '`Authorization: Bearer <API_KEY>`' },
@@ -158,4 +163,16 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+  app.get(
+    '/api/openapi.json',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['meta'],
+        summary: 'This OpenAPI 3.1 document',
+        response: { 200: { description: 'OpenAPI document', type: 'object', additionalProperties: true } },
+      },
+    },
+    async () => app.swagger() as unknown as Record<string, unknown>,
+  );
 }

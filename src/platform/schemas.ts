@@ -69,4 +69,24 @@ export const ProblemSchema = Type.Object(
   { $id: 'Problem', title: 'Problem', description: 'RFC 9457 problem details.' },
 );
 
+/** The `meta` of paged lists (trends, blog posts): shared by modules, so registered once at the root. */
+export const PaginationMetaSchema = Type.Object(
+  {
+    total: Nullable(Type.Integer({ default: 0 })),
+    limit: Nullable(Type.Integer({ default: 20 })),
+    offset: Nullable(Type.Integer({ default: 0 })),
+    period: Nullable(Type.String({ description: 'The period applied, or `custom` for a date range.' })),
+    sort_by: Nullable(Type.String()),
+    order: Nullable(Type.String()),
+    search: Nullable(Type.String()),
+    category: Nullable(Type.String()),
+    start_date: Nullable(DateOnly()),
+    end_date: Nullable(DateOnly()),
+  },
+  { $id: 'PaginationMeta', title: 'PaginationMeta' },
+);
+
+/** Schemas referenced by `$ref` from more than one module. */
+export const SHARED_SCHEMAS = [ProblemSchema, PaginationMetaSchema];
+
 export const NoContent = Type.Null({ description: 'No content.' });

@@ -2,7 +2,7 @@
 // nothing removed); query, path and header values arrive as strings and are parsed.
 import { Ajv, type ErrorObject, type Options } from 'ajv';
 import addFormatsImport from 'ajv-formats';
-import type { FastifySchemaCompiler } from 'fastify';
+import type { FastifySchemaCompiler, FastifyServerOptions } from 'fastify';
 import type { FieldError } from './errors.ts';
 
 const addFormats = addFormatsImport as unknown as (ajv: Ajv) => Ajv;
@@ -28,6 +28,17 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
   const ajv = httpPart === 'body' ? bodyAjv : paramAjv;
   return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
 };
+
+type ValidatorFactory = NonNullable<
+  NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']
+>['buildValidator'];
+
+/**
+ * For the `schemaController` server option, so every context validates by these rules: a plugin that adds its
+ * own schemas rebuilds its compiler from this factory (setValidatorCompiler would not reach it). Fastify types
+ * the factory after its own Ajv pool; ours ignores the pool.
+ */
+export const buildValidator = (() => validatorCompiler) as unknown as ValidatorFactory;
 
 /** Turns Ajv errors into `[{path, message}]` with paths such as `body.permissions[0]`. */
 export function fieldErrors(errors: ErrorObject[], part: string): FieldError[] {

@@ -1,6 +1,8 @@
 // Builds the real app against a fresh database (SQLite, or PostgreSQL + Redis when TEST_* are set).
+
+import type { TestContext as NodeTestContext } from 'node:test';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { buildApp } from '../../src/app.ts';
+import { buildApp, type ServiceOverrides } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { generateApiKey } from '../../src/modules/accounts/service.ts';
 import type { Clock } from '../../src/platform/clock.ts';
@@ -25,6 +27,8 @@ export interface TestAppOptions {
   database?: TestDatabase;
   redisPrefix?: string;
   operatorKey?: string;
+  /** Stand-ins for services the test replaces (buildApp's front door for them). */
+  overrides?: ServiceOverrides;
 }
 
 export async function buildTestApp(options: TestAppOptions = {}): Promise<TestContext> {
@@ -56,6 +60,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestCo
     clock: options.clock,
     logger: false,
     background: options.background ?? false,
+    overrides: options.overrides,
   });
   return {
     app,
@@ -67,6 +72,19 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestCo
       if (!options.database) await database.drop();
     },
   };
+}
+
+/**
+ * `buildTestApp` whose app and database are closed when the test `t` (or suite) ends, whatever its outcome:
+ * `const ctx = await build(t)`.
+ */
+export async function build(
+  t: Pick<NodeTestContext, 'after'>,
+  options: TestAppOptions = {},
+): Promise<TestContext> {
+  const ctx = await buildTestApp(options);
+  t.after(() => ctx.close());
+  return ctx;
 }
 
 export interface Json {

@@ -1,9 +1,8 @@
 // Account routes (profile, keys, usage, audit log), the public plan table and the operator routes.
-import type { Services } from '../../app.ts';
 import { requirePrincipal } from '../../platform/auth.ts';
 import type { App } from '../../platform/http.ts';
 import { NoContent } from '../../platform/schemas.ts';
-import { planViews } from './plans.ts';
+import { type PlanTable, planViews } from './plans.ts';
 import {
   AdminCreateKeyBody,
   AdminCreateUserBody,
@@ -22,14 +21,23 @@ import {
   UserIdParams,
   UserProfileSchema,
 } from './schemas.ts';
-import { actorOf, DEFAULT_GRACE_SECONDS } from './service.ts';
+import { type AccountsService, actorOf, DEFAULT_GRACE_SECONDS } from './service.ts';
 
-export async function accountRoutes(app: App, { accounts, config }: Services): Promise<void> {
+export interface AccountRoutesOptions {
+  accounts: AccountsService;
+  /** The plan table in force (defaults merged with PLANS). */
+  plans: PlanTable;
+}
+
+export async function accountRoutes(
+  app: App,
+  { accounts, plans: table }: AccountRoutesOptions,
+): Promise<void> {
   const read = { access: { permission: 'read' as const } };
   const write = { access: { permission: 'write' as const } };
   const admin = { access: { permission: 'admin' as const } };
   // PLANS is read once at start, so the table cannot change while the process runs.
-  const plans = planViews(config.plans);
+  const plans = planViews(table);
 
   app.get(
     '/api/plans',

@@ -1,5 +1,4 @@
 // /api/intelligence/crisis-events and /api/intelligence/resilience-settings.
-import type { Services } from '../../app.ts';
 import { requirePrincipal } from '../../platform/auth.ts';
 import type { App } from '../../platform/http.ts';
 import { oneParameter } from '../../platform/query.ts';
@@ -19,9 +18,9 @@ import {
   ResilienceSettingsBody,
   ResilienceSettingsSchema,
 } from './schemas.ts';
-import type { CrisisAction } from './service.ts';
+import type { CrisisAction, CrisisService } from './service.ts';
 
-export async function crisisRoutes(app: App, { crisis }: Services): Promise<void> {
+export async function crisisRoutes(app: App, { crisis }: { crisis: CrisisService }): Promise<void> {
   const read = { access: { permission: 'read' as const } };
   const write = { access: { permission: 'write' as const } };
   const tags = ['crisis'];

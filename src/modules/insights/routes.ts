@@ -1,6 +1,5 @@
 // AI insight routes: read the latest, generate, analyze, task status and search.
 import Type from 'typebox';
-import type { Services } from '../../app.ts';
 import { requirePrincipal } from '../../platform/auth.ts';
 import type { App } from '../../platform/http.ts';
 import { StrictObject } from '../../platform/schemas.ts';
@@ -15,6 +14,7 @@ import {
   TaskIdParams,
   TaskStatusSchema,
 } from './schemas.ts';
+import type { InsightsService } from './service.ts';
 
 // The body may be omitted; `force_refresh` is upstream's one field.
 const GenerateBody = StrictObject(
@@ -31,7 +31,7 @@ const GenerateBody = StrictObject(
   { description: 'Optional; may be omitted.' },
 );
 
-export async function insightRoutes(app: App, { insights }: Services): Promise<void> {
+export async function insightRoutes(app: App, { insights }: { insights: InsightsService }): Promise<void> {
   const read = { access: { permission: 'read' as const } };
   const write = { access: { permission: 'write' as const }, optionalBody: true };
   app.addSchema(AIInsightSchema);

@@ -6,7 +6,10 @@ import { chatRoutes } from './chat/routes.ts';
 import { forumAdsRoutes } from './forum-ads/routes.ts';
 import type { Integrations } from './index.ts';
 
-export async function integrationRoutes(app: App, integrations: Integrations): Promise<void> {
+export async function integrationRoutes(
+  app: App,
+  { integrations }: { integrations: Integrations },
+): Promise<void> {
   await chatRoutes(app, integrations.oauth, integrations.chat);
   await forumAdsRoutes(app, integrations.oauth, integrations.forumAds);
   await adsRoutes(app, integrations.oauth, integrations.ads);

@@ -1,13 +1,19 @@
 // Signal ingestion.
 import type { FastifySchemaValidationError } from 'fastify';
-import type { Services } from '../../app.ts';
 import type { App } from '../../platform/http.ts';
 import { IngestBody, IngestResponse, MAX_BATCH, SourceListResponse } from './schemas.ts';
+import type { SignalsService } from './service.ts';
+import type { SourceRunner } from './sources/runner.ts';
 
 const TEN_MIB = 10 * 1024 * 1024;
 const ITEM_PATH = /^\/signals\/\d+(\/|$)/;
 
-export async function signalRoutes(app: App, { signals, sources }: Services): Promise<void> {
+export interface SignalRoutesOptions {
+  signals: SignalsService;
+  sources: SourceRunner;
+}
+
+export async function signalRoutes(app: App, { signals, sources }: SignalRoutesOptions): Promise<void> {
   app.get(
     '/api/intelligence/sources',
     {

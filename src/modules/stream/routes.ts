@@ -3,7 +3,6 @@
 // problem+json answer.
 import websocket from '@fastify/websocket';
 import type { FastifyRequest } from 'fastify';
-import type { Services } from '../../app.ts';
 import { requirePrincipal } from '../../platform/auth.ts';
 import { ApiError, badRequest } from '../../platform/errors.ts';
 import type { App } from '../../platform/http.ts';
@@ -27,7 +26,7 @@ function tokenAsHeader(request: FastifyRequest, _reply: unknown, done: () => voi
   done();
 }
 
-export async function streamRoutes(app: App, _services: Services, hub: StreamHub): Promise<void> {
+export async function streamRoutes(app: App, { hub }: { hub: StreamHub }): Promise<void> {
   await app.register(async (scope) => {
     await scope.register(websocket, { options: { maxPayload: MAX_INBOUND_BYTES } });
     // Scope hooks run before the route's own (the access check), so the token is seen as a key.

@@ -1,5 +1,4 @@
 // Trend routes: the list, one trend, its analytics, autocomplete and the category taxonomy.
-import type { Services } from '../../app.ts';
 import { requirePrincipal } from '../../platform/auth.ts';
 import { badRequest } from '../../platform/errors.ts';
 import type { App } from '../../platform/http.ts';
@@ -10,24 +9,29 @@ import {
   AutocompleteQuery,
   AutocompleteResponse,
   CategoryListResponse,
-  PaginationMetaSchema,
   TrendDetailQuery,
   TrendIdParams,
   TrendItemSchema,
   TrendListQuery,
   TrendListResponse,
 } from './schemas.ts';
+import type { TrendsService } from './service.ts';
 
 const SENTIMENT_CATEGORIES = ['positive', 'negative', 'neutral', 'mixed'] as const;
 
 /** Serialised list answers (the list is the hottest read and its JSON the biggest cost), per query. */
 const BODY_CACHE_SIZE = 256;
 
-export async function trendRoutes(app: App, { trends, interests }: Services): Promise<void> {
+export interface TrendRoutesOptions {
+  trends: TrendsService;
+  /** Resolves the `interest` filter: one of the caller's interests (404 for anyone else's). */
+  interests: { get(userId: number, id: number): Promise<{ key: string }> };
+}
+
+export async function trendRoutes(app: App, { trends, interests }: TrendRoutesOptions): Promise<void> {
   const read = { access: { permission: 'read' as const } };
   const bodies = new Map<string, { version: number; at: number; body: string }>();
   app.addSchema(TrendItemSchema);
-  app.addSchema(PaginationMetaSchema);
 
   app.get(
     '/api/trends',

@@ -158,22 +158,6 @@ export const TrendListQuery = StrictObject({
   ),
 });
 
-export const PaginationMetaSchema = Type.Object(
-  {
-    total: Nullable(Type.Integer({ default: 0 })),
-    limit: Nullable(Type.Integer({ default: 20 })),
-    offset: Nullable(Type.Integer({ default: 0 })),
-    period: Nullable(Type.String({ description: 'The period applied, or `custom` for a date range.' })),
-    sort_by: Nullable(Type.String()),
-    order: Nullable(Type.String()),
-    search: Nullable(Type.String()),
-    category: Nullable(Type.String()),
-    start_date: Nullable(DateOnly()),
-    end_date: Nullable(DateOnly()),
-  },
-  { $id: 'PaginationMeta', title: 'PaginationMeta' },
-);
-
 export const TrendListResponse = Type.Object(
   {
     trends: Type.Array(Type.Ref('TrendItem')),

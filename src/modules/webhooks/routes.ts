@@ -1,5 +1,4 @@
 // /api/integrations/webhooks: subscriptions, secret rotation, test sends, executions and redelivery.
-import type { Services } from '../../app.ts';
 import { requirePrincipal } from '../../platform/auth.ts';
 import type { App } from '../../platform/http.ts';
 import { NoContent } from '../../platform/schemas.ts';
@@ -17,12 +16,13 @@ import {
   WebhookListResponse,
   WebhookSubscriptionSchema,
 } from './schemas.ts';
+import type { WebhooksService } from './service.ts';
 
 const tags = ['webhooks'];
 const read = { access: { permission: 'read' as const } };
 const write = { access: { permission: 'write' as const } };
 
-export async function webhookRoutes(app: App, { webhooks }: Services): Promise<void> {
+export async function webhookRoutes(app: App, { webhooks }: { webhooks: WebhooksService }): Promise<void> {
   app.post(
     '/api/integrations/webhooks',
     {

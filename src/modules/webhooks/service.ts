@@ -80,7 +80,7 @@ export interface WebhooksDeps {
     executor?: Executor,
   ) => Promise<void>;
   publicBaseUrl: string;
-  insights?: () => InsightsLookup | undefined;
+  insights?: InsightsLookup;
   random?: () => number;
 }
 
@@ -410,7 +410,7 @@ export class WebhooksService {
     context: Awaited<ReturnType<WebhooksStore['trendContext']>>,
   ): Promise<string[]> {
     try {
-      const insight = (await this.deps.insights?.()?.latestFor?.(userId, data.trend_id)) as
+      const insight = (await this.deps.insights?.latestFor?.(userId, data.trend_id)) as
         | AIInsight
         | null
         | undefined;

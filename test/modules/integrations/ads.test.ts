@@ -20,7 +20,8 @@ const bodies: string[] = [];
 let trendId: number;
 let insight: InsightLike | null;
 let crisisEvent: { id: number; title: string; severity: string } | null = null;
-let realInsights: unknown;
+/** The preview reads the real insights module instead of the stand-in. */
+let realInsights = false;
 
 async function req(...args: Parameters<typeof call>) {
   const res = await call(...args);
@@ -55,7 +56,15 @@ async function readySelection(strict = true) {
 
 before(async () => {
   meta = await metaStandIn();
-  ctx = await buildLoggedApp(providerEnv(undefined, undefined, meta), clock);
+  // Stand-ins for the insights module and the crisis gate, read by the preview.
+  ctx = await buildLoggedApp(providerEnv(undefined, undefined, meta), clock, {
+    insights: {
+      latestFor: async (userId, id) =>
+        realInsights ? ctx.app.services.insights.latestFor(userId, id) : id === trendId ? insight : null,
+      offlineInsight: async (id) => (realInsights ? ctx.app.services.insights.offlineInsight(id) : null),
+    },
+    crisisGate: { blockingEventFor: async () => crisisEvent },
+  });
   const now = clock.now();
   const row = await ctx.app.services.db
     .insertInto('trends')
@@ -70,12 +79,6 @@ before(async () => {
     .returning('id')
     .executeTakeFirstOrThrow();
   trendId = Number(row.id);
-  // Stand-ins for the insights module and the crisis gate, read by the preview.
-  realInsights = (ctx.app.services as unknown as { insights: unknown }).insights;
-  (ctx.app.services as unknown as { insights: unknown }).insights = {
-    latestFor: async (_userId: number, id: number) => (id === trendId ? insight : null),
-  };
-  ctx.app.services.crisis.blockingEventFor = async () => crisisEvent;
 });
 
 beforeEach(() => {
@@ -444,8 +447,7 @@ test('ads routes: unknown platform 404, other users’ previews and applies 404,
 });
 
 test('with the real insights module the preview reads the offline insight of the trend', async () => {
-  const stub = (ctx.app.services as unknown as { insights: unknown }).insights;
-  (ctx.app.services as unknown as { insights: unknown }).insights = realInsights;
+  realInsights = true;
   try {
     const user = await readySelection(false);
     const preview = await req(ctx.app, 'POST', '/api/integrations/ads/social_ads/preview', {
@@ -456,7 +458,7 @@ test('with the real insights module the preview reads the offline insight of the
     assert.ok(!preview.data.blocked_reasons.some((r: string) => r.includes('no insight')), preview.body);
     assert.equal(preview.data.changes.length, 2);
   } finally {
-    (ctx.app.services as unknown as { insights: unknown }).insights = stub;
+    realInsights = false;
   }
 });
 

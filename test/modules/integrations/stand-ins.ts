@@ -5,7 +5,7 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { buildApp, loggerOptions } from '../../../src/app.ts';
+import { buildApp, loggerOptions, type ServiceOverrides } from '../../../src/app.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { generateApiKey } from '../../../src/modules/accounts/service.ts';
 import type { Clock } from '../../../src/platform/clock.ts';
@@ -374,6 +374,7 @@ export interface IntegrationTestContext extends TestContext {
 export async function buildLoggedApp(
   env: Record<string, string>,
   clock?: Clock,
+  overrides?: ServiceOverrides,
 ): Promise<IntegrationTestContext> {
   const database = await createTestDatabase();
   const operatorKey = generateApiKey().key;
@@ -407,6 +408,7 @@ export async function buildLoggedApp(
     clock,
     logger: { ...(loggerOptions(config) as object), stream },
     background: false,
+    overrides,
   });
   return {
     app,

@@ -5,9 +5,10 @@ import { createHmac } from 'node:crypto';
 import dns from 'node:dns';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import type { Services } from '../../../src/app.ts';
+import type { AIInsight } from '../../../src/modules/insights/analyzer.ts';
 import { ManualClock } from '../../../src/platform/clock.ts';
 import { secretKey } from '../../../src/platform/signing.ts';
+import type { Services } from '../../../src/services.ts';
 import {
   assertProblem,
   buildTestApp,
@@ -23,13 +24,19 @@ const BASE = '/api/integrations/webhooks';
 const clock = new ManualClock(Date.now());
 let ctx: TestContext;
 let services: Services;
+let latestInsight: (userId: number, trendId: number) => Promise<AIInsight | null> = async () => null;
 let user: { key: string; userId: number };
 let other: { key: string; userId: number };
 let receiver: Receiver;
 let seq = 0;
 
 before(async () => {
-  ctx = await buildTestApp({ clock, env: { OUTBOUND_ALLOWLIST: '127.0.0.0/8' } });
+  ctx = await buildTestApp({
+    clock,
+    env: { OUTBOUND_ALLOWLIST: '127.0.0.0/8' },
+    // The insights module as webhooks read it; a test may give a subscriber an insight.
+    overrides: { insights: { latestFor: (userId, trendId) => latestInsight(userId, trendId) } },
+  });
   services = ctx.app.services;
   services.worker.start();
   user = await createUser(ctx, 'enterprise');
@@ -334,14 +341,10 @@ describe('delivery', () => {
   });
 
   test('recommended_next_steps come from the subscriber’s insight when there is one', async () => {
-    const s = services as unknown as { insights?: unknown };
-    const saved = s.insights;
-    s.insights = {
-      latestFor: async (userId: number, trendId: number) =>
-        userId === user.userId && trendId === 15
-          ? { content_brief: { call_to_action_ideas: ['Run a webinar on quantum widgets'] } }
-          : null,
-    };
+    latestInsight = async (userId, trendId) =>
+      userId === user.userId && trendId === 15
+        ? ({ content_brief: { call_to_action_ideas: ['Run a webinar on quantum widgets'] } } as AIInsight)
+        : null;
     try {
       await subscribe({ cooldown_seconds: 0 });
       await velocity(15, 10, 60);
@@ -353,7 +356,7 @@ describe('delivery', () => {
       assert.deepEqual(byTrend.get(15).recommended_next_steps, ['Run a webinar on quantum widgets']);
       assert.ok(byTrend.get(16).recommended_next_steps.length >= 2, 'derived from the metrics');
     } finally {
-      s.insights = saved;
+      latestInsight = async () => null;
     }
   });
 

@@ -1,5 +1,4 @@
 // /api/user/interests: list, follow, unfollow.
-import type { Services } from '../../../app.ts';
 import { requirePrincipal } from '../../../platform/auth.ts';
 import type { App } from '../../../platform/http.ts';
 import { NoContent } from '../../../platform/schemas.ts';
@@ -9,8 +8,12 @@ import {
   InterestListResponse,
   TopicInterestSchema,
 } from './schemas.ts';
+import type { InterestsService } from './service.ts';
 
-export async function interestRoutes(app: App, { interests }: Services): Promise<void> {
+export async function interestRoutes(
+  app: App,
+  { interests }: { interests: InterestsService },
+): Promise<void> {
   app.get(
     '/api/user/interests',
     {

@@ -1,5 +1,4 @@
 // Public blog (/api/blog/posts) and the operators' routes (/api/admin/blog/posts).
-import type { Services } from '../../../app.ts';
 import type { App } from '../../../platform/http.ts';
 import { NoContent } from '../../../platform/schemas.ts';
 import {
@@ -14,8 +13,9 @@ import {
   SlugParams,
   UpdatePostBody,
 } from './schemas.ts';
+import type { BlogService } from './service.ts';
 
-export async function blogRoutes(app: App, { blog }: Services): Promise<void> {
+export async function blogRoutes(app: App, { blog }: { blog: BlogService }): Promise<void> {
   app.addSchema(BlogPostSchema);
   app.addSchema(AdminBlogPostSchema);
   const admin = { access: { permission: 'admin' as const } };

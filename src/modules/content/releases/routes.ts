@@ -1,8 +1,8 @@
 // GET /api/releases: the changelog and configured release feeds, newest first.
 import Type from 'typebox';
-import type { Services } from '../../../app.ts';
 import type { App } from '../../../platform/http.ts';
 import { Nullable } from '../../../platform/schemas.ts';
+import type { ReleasesService } from './service.ts';
 
 export const CombinedReleaseSchema = Type.Object(
   {
@@ -17,7 +17,7 @@ export const CombinedReleaseSchema = Type.Object(
   { $id: 'CombinedReleaseResponse', title: 'CombinedReleaseResponse' },
 );
 
-export async function releaseRoutes(app: App, { releases }: Services): Promise<void> {
+export async function releaseRoutes(app: App, { releases }: { releases: ReleasesService }): Promise<void> {
   app.addSchema(CombinedReleaseSchema);
   app.get(
     '/api/releases',

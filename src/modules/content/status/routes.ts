@@ -1,8 +1,8 @@
 // The public status page and its 30-day history.
 import Type from 'typebox';
-import type { Services } from '../../../app.ts';
 import type { App } from '../../../platform/http.ts';
 import { DateTime, Nullable } from '../../../platform/schemas.ts';
+import type { StatusService } from './service.ts';
 
 const State = Type.Enum(['operational', 'degraded', 'outage']);
 
@@ -33,7 +33,7 @@ const HistoryResponse = Type.Object({
   }),
 });
 
-export async function statusRoutes(app: App, { status }: Services): Promise<void> {
+export async function statusRoutes(app: App, { status }: { status: StatusService }): Promise<void> {
   app.get(
     '/status',
     {

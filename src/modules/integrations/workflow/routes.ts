@@ -1,6 +1,5 @@
 // /api/integrations/workflow/*: connect (4), workflows (5), selection (6), push (7), status, deliveries and
 // disconnect.
-import type { Services } from '../../../app.ts';
 import { requirePrincipal } from '../../../platform/auth.ts';
 import type { App } from '../../../platform/http.ts';
 import { NoContent } from '../../../platform/schemas.ts';
@@ -17,10 +16,11 @@ import {
   StatusResponse,
   WorkflowListResponse,
 } from './schemas.ts';
+import type { WorkflowService } from './service.ts';
 
 const tags = ['integrations'];
 
-export async function workflowRoutes(app: App, { workflow }: Services): Promise<void> {
+export async function workflowRoutes(app: App, { workflow }: { workflow: WorkflowService }): Promise<void> {
   app.post(
     '/api/integrations/workflow/connect',
     {

@@ -4,7 +4,7 @@
 import { API_VERSION } from '../../../config.ts';
 import { type Clock, isoString } from '../../../platform/clock.ts';
 import type { SecretBox } from '../../../platform/crypto.ts';
-import { ApiError, badRequest, conflict, notFound, unavailable } from '../../../platform/errors.ts';
+import { ApiError, badRequest, conflict, notFound } from '../../../platform/errors.ts';
 import type { DomainEvent, DomainEvents } from '../../../platform/events.ts';
 import type { JobContext, JobQueue, JobWorker } from '../../../platform/jobs/index.ts';
 import { RetryLaterError } from '../../../platform/jobs/worker.ts';
@@ -59,8 +59,7 @@ export interface WorkflowDeps {
   clock: Clock;
   jobs: JobQueue;
   accounts: AuditSink;
-  /** Resolved on use: the crisis module may be wired after this one. */
-  crisis: () => CrisisGate | undefined;
+  crisis: CrisisGate;
   /** Called after automatic pushes are queued (the worker's poke). */
   onQueued?: () => void;
 }
@@ -268,10 +267,7 @@ export class WorkflowService {
   private async checkGate(userId: number, trendId: number): Promise<void> {
     const trend = await this.deps.store.trend(trendId);
     if (!trend) throw notFound(`No trend has id ${trendId}.`);
-    const crisis = this.deps.crisis();
-    // Fail closed: a gate that cannot be checked must not let the push through.
-    if (!crisis) throw unavailable('Crisis gating is not available right now; retry later.', 30);
-    const blocking = await crisis.blockingEventFor(userId, trend);
+    const blocking = await this.deps.crisis.blockingEventFor(userId, trend);
     if (blocking) {
       throw conflict(
         `Push held back: your active crisis event ${blocking.id} ("${blocking.title}", severity ${blocking.severity}) concerns trend ${trend.id} ("${trend.title}").`,

@@ -1,0 +1,55 @@
+// What reaches a handler: JSON bodies only (anything else is a 415), NUL refused in bodies, queries and paths
+// (PostgreSQL cannot store it, and no field has a use for it), an omitted optional body seen as `{}`.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import sjson from 'secure-json-parse';
+import { ApiError, badRequest } from './errors.ts';
+
+/** Optional bodies become `{}`; NUL in query or path strings is refused. Added to routes by an onRoute hook. */
+export function guardInput(request: FastifyRequest, _reply: unknown, done: (error?: Error) => void): void {
+  if (request.body === undefined && request.routeOptions.config.optionalBody) request.body = {};
+  for (const [part, values] of [
+    ['query', request.query],
+    ['path', request.params],
+  ] as const) {
+    for (const [name, value] of Object.entries((values ?? {}) as Record<string, unknown>)) {
+      if (typeof value === 'string' && value.includes('\u0000')) {
+        done(badRequest(`${part}.${name} must not contain NUL characters.`, `${part}.${name}`));
+        return;
+      }
+    }
+  }
+  done();
+}
+
+function rejectNul(key: string, value: unknown): unknown {
+  if (key.includes('\u0000') || (typeof value === 'string' && value.includes('\u0000'))) {
+    throw new ApiError(
+      400,
+      'invalid_request',
+      'Strings in the request body must not contain NUL (\\u0000) characters.',
+    );
+  }
+  return value;
+}
+
+/** JSON (and `application/*+json`) is the only body parser; an empty body is "no body". */
+export function registerJsonBodies(app: FastifyInstance): void {
+  app.removeAllContentTypeParsers();
+  const parseJson = (
+    _req: unknown,
+    body: string | Buffer,
+    done: (err: Error | null, body?: unknown) => void,
+  ) => {
+    const text = body.toString();
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, sjson.parse(text, rejectNul, { protoAction: 'error', constructorAction: 'error' }));
+    } catch (error) {
+      if (error instanceof ApiError) return done(error, undefined);
+      const reason = error instanceof SyntaxError ? ` (${error.message.slice(0, 200)})` : '';
+      done(new ApiError(400, 'invalid_json', `The request body is not valid JSON${reason}.`), undefined);
+    }
+  };
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJson);
+  app.addContentTypeParser(/^application\/[\w.+-]+\+json$/, { parseAs: 'string' }, parseJson);
+}
