@@ -19,6 +19,24 @@ const PART_WORDS: Record<string, string> = {
   headers: 'request headers',
 };
 
+const PLACES = /^(query|body|path|header)(\.|\[|$)/;
+
+/**
+ * Services name the field only (`start_date`, `signals[3].text`); the problem's path says where it was sent:
+ * the part of the request that holds that field (query, then body, then path), else the query for requests
+ * without a body.
+ */
+function placed(request: FastifyRequest, path: string): string {
+  if (PLACES.test(path)) return path;
+  const field = path.split(/[.[]/)[0] ?? path;
+  const has = (part: unknown) =>
+    typeof part === 'object' && part !== null && Object.hasOwn(part as object, field);
+  if (has(request.query)) return `query.${path}`;
+  if (has(request.body)) return `body.${path}`;
+  if (has(request.params)) return `path.${path}`;
+  return request.body === undefined ? `query.${path}` : `body.${path}`;
+}
+
 const FASTIFY_CODES: Record<string, { code: string; detail: string }> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: {
     code: 'unsupported_media_type',
@@ -98,7 +116,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError & { validationContext?: string }, request, reply) => {
     if (error instanceof ApiError) {
       for (const [name, value] of Object.entries(error.extra.headers ?? {})) reply.header(name, value);
-      return sendProblem(reply, error.status, error.code, error.detail, error.extra.errors);
+      const errors = error.extra.errors?.map((e) => ({ ...e, path: placed(request, e.path) }));
+      return sendProblem(reply, error.status, error.code, error.detail, errors);
     }
     if (error.validation) {
       const context = error.validationContext ?? 'body';

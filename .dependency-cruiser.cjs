@@ -1,0 +1,55 @@
+// The structure `npm run lint` holds the code to (docs/architecture.md explains each rule).
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'No import cycles, type-only imports included.',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'platform-imports-no-module',
+      severity: 'error',
+      comment: 'src/platform is the base every module builds on; it never reaches into a module.',
+      from: { path: '^src/platform/' },
+      to: { path: '^src/(modules/|app\\.ts$|compose\\.ts$|services\\.ts$|main\\.ts$|cli/)' },
+    },
+    {
+      name: 'modules-never-import-the-root',
+      severity: 'error',
+      comment: 'Modules get their dependencies as plugin options from the composition root.',
+      from: { path: '^src/modules/' },
+      to: { path: '^src/(app|compose|services|main)\\.ts$' },
+    },
+    {
+      name: 'module-through-its-index',
+      severity: 'error',
+      comment: "A module reaches another only through that module's public entry, index.ts.",
+      from: { path: '^src/modules/([^/]+)/' },
+      to: {
+        path: '^src/modules/[^/]+/',
+        pathNot: ['^src/modules/$1/', '^src/modules/[^/]+/index\\.ts$'],
+      },
+    },
+    {
+      name: 'sql-only-in-stores',
+      severity: 'error',
+      comment:
+        "Kysely's sql templates and query helpers are written in stores, table files and migrations only " +
+        "(scripts/lint-structure.ts checks the builder calls); platform's own persistence keeps its SQL in its files.",
+      from: {
+        path: '^src/(modules|cli)/',
+        pathNot: ['(^|/)store\\.ts$', '(^|/)tables\\.ts$', '/stores?/', '^src/platform/db/migrations/'],
+      },
+      to: { path: '^node_modules/kysely/', dependencyTypesNot: ['type-only'] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.mts', '.js', '.mjs', '.json'] },
+  },
+};
