@@ -97,7 +97,7 @@ export async function composeServices(input: CompositionInput): Promise<Composit
     ipPerMinute: config.publicRateLimitPerMinute,
     seed: (userId, date) => usage.storedCount(userId, date),
   });
-  const keyCache = new KeyCache(pubsub);
+  const keyCache = new KeyCache(pubsub, clock);
   await keyCache.start();
   const idempotency = new IdempotencyStore(db, clock);
   const jobs = new JobQueue({ db, dialect, clock });

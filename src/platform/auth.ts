@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Plan, PlanName, PlanTable } from '../modules/accounts/plans.ts';
-import { type Clock, nextUtcMidnight, utcDate } from './clock.ts';
+import { type Clock, nextUtcMidnight, systemClock, utcDate } from './clock.ts';
 import { sha256Hex } from './crypto.ts';
 import type { UserRow } from './db/schema.ts';
 import { ApiError, forbidden, unauthorized } from './errors.ts';
@@ -58,7 +58,10 @@ const INVALIDATE_CHANNEL = 'auth:invalidate';
 export class KeyCache {
   private readonly byHash = new Map<string, { principal: Principal; at: number }>();
 
-  constructor(private readonly pubsub: PubSub) {}
+  constructor(
+    private readonly pubsub: PubSub,
+    private readonly clock: Clock = systemClock,
+  ) {}
 
   async start(): Promise<void> {
     await this.pubsub.subscribe(INVALIDATE_CHANNEL, (message) => {
@@ -73,7 +76,7 @@ export class KeyCache {
   get(hash: string): Principal | null {
     const hit = this.byHash.get(hash);
     if (!hit) return null;
-    if (Date.now() - hit.at > CACHE_TTL_MS) {
+    if (this.clock.now() - hit.at > CACHE_TTL_MS) {
       this.byHash.delete(hash);
       return null;
     }
@@ -82,7 +85,7 @@ export class KeyCache {
 
   set(hash: string, principal: Principal): void {
     if (this.byHash.size > 50_000) this.byHash.clear();
-    this.byHash.set(hash, { principal, at: Date.now() });
+    this.byHash.set(hash, { principal, at: this.clock.now() });
   }
 
   /** Forget a key or every key of a user, in this process now and in the others via pub/sub. */

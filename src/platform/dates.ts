@@ -40,6 +40,10 @@ export function dayRange(
   }
   const startMs = Date.parse(`${start}T00:00:00Z`);
   const lastMs = Date.parse(`${end}T00:00:00Z`);
+  // Route schemas check the format; a caller that skipped them still gets a 400, not NaN bounds.
+  if (Number.isNaN(startMs))
+    throw badRequest(`start_date ${start} is not a date (YYYY-MM-DD).`, 'start_date');
+  if (Number.isNaN(lastMs)) throw badRequest(`end_date ${end} is not a date (YYYY-MM-DD).`, 'end_date');
   if (startMs > lastMs) {
     throw badRequest(`start_date ${start} is after end_date ${end}.`, startDate ? 'start_date' : 'end_date');
   }

@@ -9,7 +9,11 @@ export interface BackoffPolicy {
 }
 
 /** Delay after failure number `attempt` (1 = the first): base · 2^(attempt − 1), capped, then jittered. */
-export function backoffMs(attempt: number, policy: BackoffPolicy, random: () => number = Math.random): number {
+export function backoffMs(
+  attempt: number,
+  policy: BackoffPolicy,
+  random: () => number = Math.random,
+): number {
   const n = Number.isFinite(attempt) ? Math.max(1, Math.floor(attempt)) : 1;
   // 2^60 ms is far past any cap; bounding the exponent keeps the product finite.
   const value = Math.min(policy.baseMs * 2 ** Math.min(n - 1, 60), policy.capMs);
@@ -26,6 +30,8 @@ export function retryAfterMs(value: string | string[] | null | undefined, now: n
   const raw = (Array.isArray(value) ? value[0] : value)?.trim();
   if (!raw) return undefined;
   if (/^\d+(\.\d+)?$/.test(raw)) return Math.round(Number(raw) * 1000);
+  // An HTTP date names its day or month ("Wed, 21 Oct 2026 07:28:00 GMT"); V8 would also read "-5" as a date.
+  if (!/[A-Za-z]{3}/.test(raw)) return undefined;
   const date = Date.parse(raw);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }

@@ -106,8 +106,8 @@ describe('crisis HTML export with hostile values', () => {
     assertInert(res.body, 'export');
     assert.ok(!/javascript:/i.test(res.body.replace(/>[^<]*</g, '><')), 'javascript: outside text');
     // The hostile values are there, as text.
-    assert.ok(res.body.includes('&#60;script&#62;alert(1)&#60;/script&#62;'));
-    assert.ok(res.body.includes('&#34; onmouseover=&#34;alert(1)&#34; x=&#34;'));
+    assert.ok(res.body.includes('&lt;script&gt;alert(1)&lt;/script&gt;'));
+    assert.ok(res.body.includes('&quot; onmouseover=&quot;alert(1)&quot; x=&quot;'));
   });
 });
 

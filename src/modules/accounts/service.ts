@@ -236,10 +236,10 @@ export class AccountsService {
     let expiresAt: number | null = null;
     if (input.expires_at !== undefined) {
       expiresAt = Date.parse(input.expires_at);
-      if (!(expiresAt > now)) throw badRequest('expires_at must be in the future.', 'body.expires_at');
+      if (!(expiresAt > now)) throw badRequest('expires_at must be in the future.', 'expires_at');
     }
     const name = input.name.trim();
-    if (name === '') throw badRequest('name must not be blank.', 'body.name');
+    if (name === '') throw badRequest('name must not be blank.', 'name');
     const generated = generateApiKey();
     const row = await this.store.transaction(async (trx) => {
       const key = await this.store.insertKey(

@@ -29,7 +29,7 @@ export interface AuditEntry {
 }
 
 export class AccountsStore {
-  constructor(readonly db: DB) {}
+  constructor(private readonly db: DB) {}
 
   transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
     return this.db.transaction().execute(work);
@@ -113,6 +113,16 @@ export class AccountsStore {
 
   findKeyByHash(hash: string): Promise<ApiKeyRow | undefined> {
     return this.db.selectFrom('api_keys').selectAll().where('key_hash', '=', hash).executeTakeFirst();
+  }
+
+  /** The id of the user who owns a key (whoever that is: the operator's CLI acts for any user). */
+  async keyOwnerId(keyId: number): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('api_keys')
+      .select('user_id')
+      .where('id', '=', keyId)
+      .executeTakeFirst();
+    return row?.user_id;
   }
 
   findKey(userId: number, keyId: number): Promise<ApiKeyRow | undefined> {

@@ -1,14 +1,10 @@
 // The offline review page: one self-contained HTML document (no scripts, no external resources), every
 // value escaped, and only http(s) URLs turned into links. Served with a CSP that forbids scripts anyway.
+import { escapeHtml } from '../../platform/html.ts';
 import type { CrisisEventView } from './view.ts';
 
 export const EXPORT_CSP =
   "default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
-
-export function escapeHtml(value: unknown): string {
-  const text = value === null || value === undefined ? '' : String(value);
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 function link(url: string | null | undefined): string {
   if (!url) return '';

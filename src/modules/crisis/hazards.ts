@@ -59,7 +59,7 @@ export function parseLocationQuery(raw: string): LocationQuery | { error: string
 }
 
 /** Great-circle distance in km (haversine, mean Earth radius 6371 km). */
-export function distanceKm(lat1: number, lon1: number, lat2: number, lon2: number): number {
+function distanceKm(lat1: number, lon1: number, lat2: number, lon2: number): number {
   const rad = Math.PI / 180;
   const dLat = (lat2 - lat1) * rad;
   const dLon = (lon2 - lon1) * rad;
@@ -82,7 +82,7 @@ export function wordMatch(haystack: string, needle: string): boolean {
   return ` ${fold(haystack)} `.includes(` ${n} `);
 }
 
-export interface HazardPlace {
+interface HazardPlace {
   place: string | null;
   areas: string[];
   latitude: number | null;

@@ -9,7 +9,8 @@ import {
   Pagination,
   StrictObject,
 } from '../../platform/schemas.ts';
-import { ACTIONS, ASSESSMENTS } from './service.ts';
+import { SEVERITIES } from './scoring.ts';
+import { ACTIONS, ASSESSMENTS, CRISIS_STATUSES, REVIEW_STATUSES } from './service.ts';
 
 export const CrisisEvidenceSchema = Type.Object(
   {
@@ -58,8 +59,8 @@ export const CrisisEventSchema = Type.Object(
     user_id: Type.Integer(),
     title: Type.String(),
     summary: Type.String(),
-    severity: Type.String({ enum: ['low', 'medium', 'high', 'critical'] }),
-    status: Type.String({ enum: ['active', 'acknowledged', 'archived'] }),
+    severity: Type.String({ enum: [...SEVERITIES] }),
+    status: Type.String({ enum: [...CRISIS_STATUSES] }),
     detected_at: DateTime(),
     created_at: DateTime(),
     updated_at: DateTime(),
@@ -95,9 +96,7 @@ export const CrisisEventSchema = Type.Object(
     source_state: Type.Optional(
       Nullable(Type.String({ description: 'social: surging or subsided; hazards: the feed’s own state.' })),
     ),
-    review_status: Type.Optional(
-      Nullable(Type.String({ enum: ['unreviewed', 'unconfirmed', 'supported', 'disputed', 'needs_review'] })),
-    ),
+    review_status: Type.Optional(Nullable(Type.String({ enum: [...REVIEW_STATUSES] }))),
     evidence_version: Type.Optional(Nullable(Type.String())),
     evidence_completeness: Type.Optional(Nullable(Type.Ref('EvidenceCompleteness'))),
     corroboration: Type.Optional(
@@ -114,8 +113,8 @@ const all = <T extends string>(values: T[], description: string) =>
   Type.Optional(Type.String({ enum: ['all', ...values], default: 'all', description }));
 
 export const CrisisListQuery = StrictObject({
-  status: all(['active', 'acknowledged', 'archived'], 'Event status.'),
-  severity: all(['low', 'medium', 'high', 'critical'], 'Severity.'),
+  status: all([...CRISIS_STATUSES], 'Event status.'),
+  severity: all([...SEVERITIES], 'Severity.'),
   period: Type.Optional(
     Type.String({
       enum: ['1h', '24h', '7d', '30d', 'custom'],
@@ -135,10 +134,7 @@ export const CrisisListQuery = StrictObject({
     '`social`: social surge events; a source id: events with evidence from that source.',
   ),
   freshness: all(['fresh', 'stale', 'missing'], 'Evidence freshness.'),
-  review_status: all(
-    ['unreviewed', 'unconfirmed', 'supported', 'disputed', 'needs_review'],
-    'Review status.',
-  ),
+  review_status: all([...REVIEW_STATUSES], 'Review status.'),
   keyword: Type.Optional(
     Type.String({
       minLength: 1,

@@ -1,5 +1,6 @@
-// The documented formulas behind social crisis detection (pure functions; README "Crisis events" explains
-// them). Method `negative-surge-z`, version below: change the version whenever a formula changes.
+// The documented formulas behind crisis detection (pure functions; README "Crisis events" explains them), and
+// the sentences that describe them, written from the same constants so the text cannot drift from the numbers.
+// Method `negative-surge-z`, version below: change the version whenever a formula changes.
 import { hammingDistance, NEAR_DUPLICATE_BITS } from './simhash.ts';
 
 export const SOCIAL_METHOD = 'negative-surge-z';
@@ -13,14 +14,14 @@ export const NEGATIVE_COMPOUND = -0.05;
 export const WINDOW_MS = 30 * 60_000;
 /** Baseline: the 24 hours before the window, in window-sized bins. */
 export const BASELINE_MS = 24 * 3600_000;
-export const MIN_MENTIONS = 5;
-export const MIN_SOURCES = 2;
-export const OPEN_Z = 3;
+const MIN_MENTIONS = 5;
+const MIN_SOURCES = 2;
+const OPEN_Z = 3;
 /** A surge subsides when the window falls below this many counted mentions (or z below SUBSIDE_Z). */
-export const SUBSIDE_MENTIONS = 3;
-export const SUBSIDE_Z = 1.5;
+const SUBSIDE_MENTIONS = 3;
+const SUBSIDE_Z = 1.5;
 /** One account contributes at most this many counted mentions per window. */
-export const MAX_PER_AUTHOR = 2;
+const MAX_PER_AUTHOR = 2;
 
 export const SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
 export type Severity = (typeof SEVERITIES)[number];
@@ -67,7 +68,7 @@ export function countIndependent(mentions: readonly WindowMention[]): SurgeCount
   return { counted, raw: mentions.length, origins };
 }
 
-export interface Baseline {
+interface Baseline {
   mean: number;
   std: number;
   bins: number;
@@ -116,10 +117,34 @@ export interface SeverityBasis {
 
 const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
 
+/** Weights of the social severity score's parts (each part in [0, 1]; the weights sum to 1). */
+const SOCIAL_SEVERITY_WEIGHTS = {
+  surge: 0.35,
+  negativity: 0.25,
+  reach: 0.2,
+  corroboration: 0.2,
+} as const;
+type SocialPart = keyof typeof SOCIAL_SEVERITY_WEIGHTS;
+const SOCIAL_PARTS = Object.keys(SOCIAL_SEVERITY_WEIGHTS) as SocialPart[];
+
+interface Band {
+  severity: Severity;
+  min: number;
+}
+/** Social score bands, highest first: at or above `min` → that severity; below every band, low. */
+const SCORE_BANDS: readonly Band[] = [
+  { severity: 'critical', min: 75 },
+  { severity: 'high', min: 55 },
+  { severity: 'medium', min: 35 },
+];
+
+const inBand = (value: number, bands: readonly Band[]): Severity =>
+  bands.find((b) => value >= b.min)?.severity ?? 'low';
+
 /**
- * score = 100 × (0.35·surge + 0.25·negativity + 0.20·reach + 0.20·corroboration), each part in [0, 1]:
+ * score = 100 × Σ weight·part (SOCIAL_SEVERITY_WEIGHTS), each part in [0, 1]:
  * surge = min(1, z/10); negativity = mean(−compound); reach = min(1, log10(1 + mentions + engagement)/4);
- * corroboration = min(1, (independent sources − 1)/3). critical ≥ 75, high ≥ 55, medium ≥ 35, else low.
+ * corroboration = min(1, (independent sources − 1)/3). Severity from SCORE_BANDS.
  */
 export function socialSeverity(
   count: SurgeCount,
@@ -129,19 +154,21 @@ export function socialSeverity(
   const n = count.counted.length;
   const meanCompound = n === 0 ? 0 : count.counted.reduce((a, m) => a + m.compound, 0) / n;
   const engagement = count.counted.reduce((a, m) => a + m.engagement, 0);
-  const surge = Math.min(1, Math.max(0, z / 10));
-  const negativity = Math.min(1, Math.max(0, -meanCompound));
-  const reach = Math.min(1, Math.log10(1 + n + engagement) / 4);
-  const corroboration = Math.min(1, Math.max(0, (count.origins.length - 1) / 3));
-  const score = 100 * (0.35 * surge + 0.25 * negativity + 0.2 * reach + 0.2 * corroboration);
+  const parts: Record<SocialPart, number> = {
+    surge: Math.min(1, Math.max(0, z / 10)),
+    negativity: Math.min(1, Math.max(0, -meanCompound)),
+    reach: Math.min(1, Math.log10(1 + n + engagement) / 4),
+    corroboration: Math.min(1, Math.max(0, (count.origins.length - 1) / 3)),
+  };
+  const score = 100 * SOCIAL_PARTS.reduce((sum, p) => sum + SOCIAL_SEVERITY_WEIGHTS[p] * parts[p], 0);
   return {
     severity: severityFromScore(score),
     basis: {
       score: round(score, 1),
-      surge: round(surge),
-      negativity: round(negativity),
-      reach: round(reach),
-      corroboration: round(corroboration),
+      surge: round(parts.surge),
+      negativity: round(parts.negativity),
+      reach: round(parts.reach),
+      corroboration: round(parts.corroboration),
       z: round(z),
       mentions: n,
       baseline_mean: round(base.mean),
@@ -153,10 +180,108 @@ export function socialSeverity(
 }
 
 export function severityFromScore(score: number): Severity {
-  if (score >= 75) return 'critical';
-  if (score >= 55) return 'high';
-  if (score >= 35) return 'medium';
-  return 'low';
+  return inBand(score, SCORE_BANDS);
+}
+
+const WINDOW_MINUTES = WINDOW_MS / 60_000;
+
+/**
+ * `severity_basis` of a social event: the formula with this window's numbers, and the bands. `peak` is the
+ * severity kept when it is above the one these numbers give (severity never drops while a surge lasts).
+ */
+export function socialSeverityBasis(basis: SeverityBasis, peak?: Severity): string {
+  const terms = SOCIAL_PARTS.map((p) => `${SOCIAL_SEVERITY_WEIGHTS[p].toFixed(2)} × ${p} ${basis[p]}`);
+  const bands = SCORE_BANDS.map((b) => `${b.severity} ≥ ${b.min}`).join(', ');
+  return (
+    `score ${basis.score} = 100 × (${terms.join(' + ')}); z ${basis.z} over a baseline of ` +
+    `${basis.baseline_mean} negative mentions per ${WINDOW_MINUTES} min; ${basis.mentions} counted mentions ` +
+    `(mean compound ${basis.mean_compound}, engagement ${basis.engagement}) from ${basis.independent_sources} ` +
+    `independent sources. Bands: ${bands}, else low` +
+    (peak === undefined ? '.' : `; severity kept at its peak (${peak}).`)
+  );
+}
+
+/** `summary` of a social event: the window's counted mentions against the baseline. */
+export function socialSummary(
+  entity: string | null,
+  basis: SeverityBasis,
+  origins: readonly string[],
+): string {
+  return (
+    `${basis.mentions} negative mentions of "${entity}" in the last ${WINDOW_MINUTES} minutes from ` +
+    `${origins.length} independent sources (${origins.join(', ')}), against a baseline of ` +
+    `${basis.baseline_mean} per ${WINDOW_MINUTES} minutes (z = ${basis.z}).`
+  );
+}
+
+// --- hazards: the providers' severity words mapped onto ours ------------------------------------------
+
+/** USGS PAGER alert levels, in the feed's words. */
+const PAGER_ALERT_SEVERITY: ReadonlyMap<string, Severity> = new Map([
+  ['red', 'critical'],
+  ['orange', 'high'],
+  ['yellow', 'medium'],
+  ['green', 'low'],
+]);
+/** A green PAGER alert counts as medium from this magnitude on. */
+const GREEN_ALERT_MEDIUM_FROM = 6;
+/** Without a PAGER alert: magnitude bands, highest first; below every band (or no magnitude), low. */
+const MAGNITUDE_BANDS: readonly Band[] = [
+  { severity: 'critical', min: 7 },
+  { severity: 'high', min: 6 },
+  { severity: 'medium', min: 4.5 },
+];
+
+/** PAGER alert first; without a known one, the magnitude bands. */
+export function usgsSeverity(magnitude: number | null, alert: string | null): Severity {
+  const byAlert = alert === null ? undefined : PAGER_ALERT_SEVERITY.get(alert);
+  if (byAlert !== undefined) {
+    if (alert === 'green' && magnitude !== null && magnitude >= GREEN_ALERT_MEDIUM_FROM) return 'medium';
+    return byAlert;
+  }
+  return magnitude === null ? 'low' : inBand(magnitude, MAGNITUDE_BANDS);
+}
+
+/** Environment Agency flood warning severity levels. */
+const FLOOD_LEVELS: readonly { level: number; name: string; severity: Severity }[] = [
+  { level: 1, name: 'severe flood warning', severity: 'critical' },
+  { level: 2, name: 'flood warning', severity: 'high' },
+  { level: 3, name: 'flood alert', severity: 'medium' },
+  { level: 4, name: 'no longer in force', severity: 'low' },
+];
+
+/** An EA severity level's severity; an unknown or missing level is low. */
+export function floodSeverity(level: number | null): Severity {
+  return FLOOD_LEVELS.find((l) => l.level === level)?.severity ?? 'low';
+}
+
+/** `severity_basis` of a hazard event: the provider's words and the mapping from them to our severity. */
+export function hazardSeverityBasis(source: string, providerSeverity: string): string {
+  let mapping: string;
+  if (source === 'usgs') {
+    const alerts = [...PAGER_ALERT_SEVERITY].map(
+      ([alert, severity]) =>
+        `${alert} → ${severity}${alert === 'green' ? ` (medium from M ${GREEN_ALERT_MEDIUM_FROM})` : ''}`,
+    );
+    const bands = MAGNITUDE_BANDS.map((b, i) => `${i === 0 ? 'M ' : ''}≥ ${b.min} ${b.severity}`);
+    mapping = `PAGER alert ${alerts.join(', ')}; without an alert ${bands.join(', ')}, else low.`;
+  } else {
+    const levels = FLOOD_LEVELS.map(
+      (l, i) => `${i === 0 ? 'level ' : ''}${l.level} (${l.name}) → ${l.severity}`,
+    );
+    mapping = `${levels.join(', ')}.`;
+  }
+  return `Provider severity ${providerSeverity}. Mapping: ${mapping}`;
+}
+
+/** Events at or above this severity rank, or below this completeness, wait for a human review. */
+const REVIEW_FROM_RANK = 3;
+const REVIEW_BELOW_COMPLETENESS = 60;
+
+/** The review status after the numbers change: only a status no human has set moves. */
+export function reviewStatusAfter(current: string, rank: number, completeness: number): string {
+  if (current !== 'unreviewed' && current !== 'needs_review') return current;
+  return rank >= REVIEW_FROM_RANK || completeness < REVIEW_BELOW_COMPLETENESS ? 'needs_review' : 'unreviewed';
 }
 
 export const SOCIAL_COMPLETENESS_METHOD = 'social-evidence-coverage-v1';

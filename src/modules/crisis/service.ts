@@ -2,6 +2,7 @@
 // the gate other modules ask before pushing content about a trend.
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../platform/clock.ts';
+import { dayRange } from '../../platform/dates.ts';
 import { badRequest, conflict, notFound } from '../../platform/errors.ts';
 import type { CrisisDetector } from './detector.ts';
 import { parseLocationQuery, wordMatch } from './hazards.ts';
@@ -34,7 +35,7 @@ const PERIOD_MS: Record<string, number> = {
   '30d': 30 * 86_400_000,
 };
 
-export interface ListQuery {
+interface ListQuery {
   status?: string;
   severity?: string;
   period?: string;
@@ -66,18 +67,12 @@ export class CrisisService {
     let detectedTo: number | undefined;
     let period: string | null = q.period ?? null;
     if (q.start_date !== undefined || q.end_date !== undefined) {
-      const today = new Date(now).toISOString().slice(0, 10);
-      const end = q.end_date ?? today;
-      const start = q.start_date ?? end;
-      if (start > end) throw badRequest(`start_date ${start} is after end_date ${end}.`, 'query.start_date');
-      detectedFrom = Date.parse(`${start}T00:00:00Z`);
-      detectedTo = Date.parse(`${end}T00:00:00Z`) + 86_400_000;
+      const range = dayRange(q.start_date, q.end_date, now);
+      detectedFrom = range.startMs;
+      detectedTo = range.endMs;
       period = 'custom';
     } else if (q.period === 'custom') {
-      throw badRequest(
-        'query.period=custom needs start_date or end_date (the custom range).',
-        'query.period',
-      );
+      throw badRequest('period=custom needs start_date or end_date (the custom range).', 'period');
     } else if (q.period !== undefined) {
       detectedFrom = now - PERIOD_MS[q.period];
     }
@@ -120,7 +115,7 @@ export class CrisisService {
   }
 
   private async row(userId: number, id: number): Promise<EventRow> {
-    const row = await this.store.find(this.store.db, userId, id);
+    const row = await this.store.find(userId, id);
     if (!row) throw notFound(`You have no crisis event with id ${id}.`);
     return row;
   }
@@ -132,15 +127,15 @@ export class CrisisService {
   async evidence(userId: number, id: number): Promise<CrisisEventView> {
     const row = await this.row(userId, id);
     return eventView(row, this.clock.now(), {
-      evidence: await this.store.evidence(this.store.db, id),
-      reviews: await this.store.reviews(this.store.db, id),
+      evidence: await this.store.evidence(id),
+      reviews: await this.store.reviews(id),
     });
   }
 
   async action(userId: number, id: number, action: CrisisAction): Promise<CrisisEventView> {
     const now = this.clock.now();
-    await this.store.db.transaction().execute(async (trx) => {
-      const row = await this.store.find(trx, userId, id);
+    await this.store.transaction(async (trx) => {
+      const row = await this.store.find(userId, id, trx);
       if (!row) throw notFound(`You have no crisis event with id ${id}.`);
       const rule = TRANSITIONS[action];
       if (!rule.from.includes(row.status)) {
@@ -149,7 +144,7 @@ export class CrisisService {
           'invalid_transition',
         );
       }
-      await this.store.updateEvent(trx, id, { status: rule.to, updated_at: now });
+      await this.store.updateEvent(id, { status: rule.to, updated_at: now }, trx);
     });
     return this.get(userId, id);
   }
@@ -160,8 +155,8 @@ export class CrisisService {
     body: { assessment: string; rationale: string; evidence_version: string },
   ): Promise<CrisisEventView> {
     const now = this.clock.now();
-    await this.store.db.transaction().execute(async (trx) => {
-      const row = await this.store.find(trx, userId, id);
+    await this.store.transaction(async (trx) => {
+      const row = await this.store.find(userId, id, trx);
       if (!row) throw notFound(`You have no crisis event with id ${id}.`);
       if (row.evidence_version === null || row.evidence_version !== body.evidence_version) {
         throw conflict(
@@ -170,15 +165,18 @@ export class CrisisService {
           'stale_evidence_version',
         );
       }
-      await this.store.insertReview(trx, {
-        event_id: id,
-        reviewer_id: userId,
-        assessment: body.assessment,
-        rationale: body.rationale,
-        evidence_version: body.evidence_version,
-        created_at: now,
-      });
-      await this.store.updateEvent(trx, id, { review_status: body.assessment, updated_at: now });
+      await this.store.insertReview(
+        {
+          event_id: id,
+          reviewer_id: userId,
+          assessment: body.assessment,
+          rationale: body.rationale,
+          evidence_version: body.evidence_version,
+          created_at: now,
+        },
+        trx,
+      );
+      await this.store.updateEvent(id, { review_status: body.assessment, updated_at: now }, trx);
     });
     return this.evidence(userId, id);
   }
@@ -211,7 +209,7 @@ export class CrisisService {
     const text = raw === null ? null : raw.trim() || null;
     if (text !== null) {
       const parsed = parseLocationQuery(text);
-      if ('error' in parsed) throw badRequest(`location_query ${parsed.error}.`, 'body.location_query');
+      if ('error' in parsed) throw badRequest(`location_query ${parsed.error}.`, 'location_query');
       await this.store.putSettings(userId, text, this.clock.now());
       // Recent hazards that concern the new location become events now, not at the next feed revision.
       await this.detector.rematchUser(userId, text, parsed);

@@ -1,6 +1,8 @@
-// SQL of the crisis module. Methods that change state take the transaction's executor.
+// SQL of the crisis module. Methods that may run inside a transaction take its executor as their last
+// parameter (the store's own connection otherwise).
 import { type Insertable, type Selectable, type SqlBool, sql, type Updateable } from 'kysely';
 import type { DB } from '../../platform/db/index.ts';
+import { containsPattern, likeEscape } from '../../platform/db/like.ts';
 import type {
   CrisisEventsTable,
   CrisisEvidenceTable,
@@ -27,7 +29,7 @@ export interface SignalRow {
   observed_at: number;
 }
 
-export interface ListFilter {
+interface ListFilter {
   userId: number;
   status?: string;
   severity?: string;
@@ -45,14 +47,14 @@ export interface ListFilter {
   offset: number;
 }
 
-function likeEscape(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
 const CHUNK = 200;
 
 export class CrisisStore {
-  constructor(readonly db: DB) {}
+  constructor(private readonly db: DB) {}
+
+  transaction<T>(fn: (trx: DB) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(fn);
+  }
 
   // --- detector input -------------------------------------------------------------------------------
 
@@ -166,7 +168,7 @@ export class CrisisStore {
   }
 
   /** The best trend for an interest key: the same key, else the busiest trend containing it as whole words. */
-  async trendForKey(executor: DB, key: string): Promise<{ id: number; title: string } | null> {
+  async trendForKey(key: string, executor: DB = this.db): Promise<{ id: number; title: string } | null> {
     const exact = await executor
       .selectFrom('trends')
       .select(['id', 'title'])
@@ -279,7 +281,7 @@ export class CrisisStore {
 
   // --- events ---------------------------------------------------------------------------------------
 
-  find(executor: DB, userId: number, id: number): Promise<EventRow | undefined> {
+  find(userId: number, id: number, executor: DB = this.db): Promise<EventRow | undefined> {
     return executor
       .selectFrom('crisis_events')
       .selectAll()
@@ -288,12 +290,13 @@ export class CrisisStore {
       .executeTakeFirst();
   }
 
-  byId(executor: DB, id: number): Promise<EventRow | undefined> {
-    return executor.selectFrom('crisis_events').selectAll().where('id', '=', id).executeTakeFirst();
-  }
-
   /** The event a watch (interest key or hazard reference) is growing: social ones only while surging. */
-  openFor(executor: DB, userId: number, kind: string, watchKey: string): Promise<EventRow | undefined> {
+  openFor(
+    userId: number,
+    kind: string,
+    watchKey: string,
+    executor: DB = this.db,
+  ): Promise<EventRow | undefined> {
     return executor
       .selectFrom('crisis_events')
       .selectAll()
@@ -315,16 +318,28 @@ export class CrisisStore {
       .execute();
   }
 
-  async insertEvent(executor: DB, row: Insertable<CrisisEventsTable>): Promise<EventRow> {
+  /** Users with a surging social event on this key (they may have stopped watching it since). */
+  async surgingUsers(key: string): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('crisis_events')
+      .select('user_id')
+      .where('kind', '=', 'social')
+      .where('watch_key', '=', key)
+      .where('source_state', '=', 'surging')
+      .execute();
+    return rows.map((r) => r.user_id);
+  }
+
+  async insertEvent(row: Insertable<CrisisEventsTable>, executor: DB = this.db): Promise<EventRow> {
     return executor.insertInto('crisis_events').values(row).returningAll().executeTakeFirstOrThrow();
   }
 
-  async updateEvent(executor: DB, id: number, patch: Updateable<CrisisEventsTable>): Promise<void> {
+  async updateEvent(id: number, patch: Updateable<CrisisEventsTable>, executor: DB = this.db): Promise<void> {
     await executor.updateTable('crisis_events').set(patch).where('id', '=', id).execute();
   }
 
   /** Inserts evidence items that are new for the event; returns how many were. */
-  async addEvidence(executor: DB, rows: Insertable<CrisisEvidenceTable>[]): Promise<number> {
+  async addEvidence(rows: Insertable<CrisisEvidenceTable>[], executor: DB = this.db): Promise<number> {
     let added = 0;
     for (let i = 0; i < rows.length; i += CHUNK) {
       const result = await executor
@@ -338,7 +353,7 @@ export class CrisisStore {
     return added;
   }
 
-  evidence(executor: DB, eventId: number): Promise<EvidenceRow[]> {
+  evidence(eventId: number, executor: DB = this.db): Promise<EvidenceRow[]> {
     return executor
       .selectFrom('crisis_evidence')
       .selectAll()
@@ -347,7 +362,7 @@ export class CrisisStore {
       .execute();
   }
 
-  reviews(executor: DB, eventId: number): Promise<ReviewRow[]> {
+  reviews(eventId: number, executor: DB = this.db): Promise<ReviewRow[]> {
     return executor
       .selectFrom('crisis_reviews')
       .selectAll()
@@ -356,7 +371,7 @@ export class CrisisStore {
       .execute();
   }
 
-  async insertReview(executor: DB, row: Insertable<CrisisReviewsTable>): Promise<void> {
+  async insertReview(row: Insertable<CrisisReviewsTable>, executor: DB = this.db): Promise<void> {
     await executor.insertInto('crisis_reviews').values(row).execute();
   }
 
@@ -406,7 +421,7 @@ export class CrisisStore {
         ),
       )
       .$if(filter.keyword !== undefined, (qb) => {
-        const pattern = `%${likeEscape(filter.keyword!.toLowerCase())}%`;
+        const pattern = containsPattern(filter.keyword!);
         return qb.where((eb) =>
           eb.or([
             sql<SqlBool>`lower(e.title) like ${pattern} escape '\\'`,
@@ -416,7 +431,7 @@ export class CrisisStore {
         );
       })
       .$if(filter.location !== undefined, (qb) => {
-        const pattern = `%${likeEscape(filter.location!.toLowerCase())}%`;
+        const pattern = containsPattern(filter.location!);
         return qb.where(sql<SqlBool>`lower(coalesce(e.location, '')) like ${pattern} escape '\\'`);
       });
     const totalRow = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();

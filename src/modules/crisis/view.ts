@@ -12,7 +12,7 @@ const parse = <T>(text: string | null, fallback: T): T => {
   }
 };
 
-export function evidenceView(row: EvidenceRow) {
+function evidenceView(row: EvidenceRow) {
   return {
     id: row.id,
     source_id: row.source_id,
@@ -28,7 +28,7 @@ export function evidenceView(row: EvidenceRow) {
   };
 }
 
-export function reviewView(row: ReviewRow) {
+function reviewView(row: ReviewRow) {
   return {
     id: row.id,
     reviewer_id: row.reviewer_id,
@@ -38,9 +38,6 @@ export function reviewView(row: ReviewRow) {
     created_at: isoString(row.created_at)!,
   };
 }
-
-export type EvidenceView = ReturnType<typeof evidenceView>;
-export type ReviewView = ReturnType<typeof reviewView>;
 
 export function eventView(
   row: EventRow,

@@ -1,9 +1,10 @@
 // The offline analyzer: a complete AIInsight from a trend's metrics and a sample of its recent signals,
 // with no model and no network. Pure: everything it needs comes in `AnalyzerInput`.
 import { englishDataset, englishRecommendedTransformers, RegExpMatcher } from 'obscenity';
-import { extractCandidates } from '../trends/extraction.ts';
+import { extractCandidates } from '../trends/index.ts';
 import {
   CATEGORY_COMMUNITIES,
+  type CategoryProfile,
   COMMERCIAL,
   COMPLAINT_TOPICS,
   GENERIC_NEGATIVE_KEYWORDS,
@@ -11,12 +12,12 @@ import {
   profileFor,
   SAFETY_LEXICONS,
 } from './lexicons.ts';
-import { classifySentiment } from './sentiment.ts';
+import { classifySentiment, type TextSentiment } from './sentiment.ts';
 
-export const OFFLINE_VERSION = '1.0';
-export const OFFLINE_MODEL = `crestwatch-offline/${OFFLINE_VERSION}`;
+const OFFLINE_VERSION = '1.0';
+const OFFLINE_MODEL = `crestwatch-offline/${OFFLINE_VERSION}`;
 
-export type SentimentCategory = 'positive' | 'negative' | 'neutral' | 'mixed';
+type SentimentCategory = 'positive' | 'negative' | 'neutral' | 'mixed';
 export type SafetyLevel = 'safe' | 'caution' | 'unsafe';
 
 export interface AIInsight {
@@ -76,7 +77,7 @@ export interface AnalyzerSignal {
   lang: string | null;
 }
 
-export interface AnalyzerInput {
+interface AnalyzerInput {
   trend: { id: number; title: string; key: string; category: string };
   metrics: {
     volume: number;
@@ -114,16 +115,36 @@ const clip = (text: string, max = 160) => {
   return t.length > max ? `${t.slice(0, max - 1).trimEnd()}…` : t;
 };
 
+/** The last segment of a category path (`Technology/AI` → `AI`). */
+const leafOf = (category: string) => category.split('/').at(-1) ?? category;
+
 function topEntries(counts: Map<string, number>, limit: number): [string, number][] {
   return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, limit);
 }
 
-interface Scored {
+/** A signal as the sections read it: title and text joined, a lower-cased copy, and its sentiment. */
+interface ScoredSignal {
   signal: AnalyzerSignal;
   full: string;
   lower: string;
   score: number;
-  category: 'positive' | 'negative' | 'neutral';
+  category: TextSentiment;
+}
+
+/** A complaint topic found among the negative mentions, with its stock response and its worst example. */
+interface Complaint {
+  label: string;
+  response: string;
+  count: number;
+  example: string;
+}
+
+function scoreSignals(signals: readonly AnalyzerSignal[]): ScoredSignal[] {
+  return signals.map((signal) => {
+    const full = signal.title ? `${signal.title}. ${signal.text}` : signal.text;
+    const { score, category } = classifySentiment(full);
+    return { signal, full, lower: full.toLowerCase(), score, category };
+  });
 }
 
 /** Shares of mentions per platform, rounded to 4 decimals, summing to exactly 1. */
@@ -142,7 +163,8 @@ export function distribution(counts: Record<string, number>): Record<string, num
   return Object.fromEntries(entries.map(([name]) => [name, out[name]!]));
 }
 
-function keyThemes(scored: Scored[], trendKey: string): string[] {
+/** Key phrases of the mentions (not the trend's own name), by number of mentions, in their commonest form. */
+function recurringPhrases(scored: readonly ScoredSignal[], trendKey: string): string[] {
   const docs = new Map<string, number>();
   const surfaces = new Map<string, Map<string, number>>();
   const trendTokens = new Set(trendKey.split(' '));
@@ -176,7 +198,8 @@ function keyThemes(scored: Scored[], trendKey: string): string[] {
     .map(([key]) => topEntries(surfaces.get(key)!, 1)[0]![0]);
 }
 
-function questionsOf(scored: Scored[]): string[] {
+/** The questions people ask most (sentences ending in `?`), else three stock questions about the trend. */
+function questionsOf(scored: readonly Pick<ScoredSignal, 'full'>[], name: string): string[] {
   const counts = new Map<string, { text: string; n: number }>();
   for (const s of scored) {
     for (const sentence of s.full.split(/(?<=[.!?])\s+|\n+/)) {
@@ -191,20 +214,20 @@ function questionsOf(scored: Scored[]): string[] {
       else counts.set(key, { text: clip(q), n: 1 });
     }
   }
-  return [...counts.values()]
+  const found = [...counts.values()]
     .sort((a, b) => b.n - a.n || a.text.localeCompare(b.text))
     .slice(0, MAX_QUESTIONS)
     .map((q) => q.text);
+  return found.length > 0
+    ? found
+    : [
+        `What is ${name} and why is it trending now?`,
+        `How does ${name} affect me or my business?`,
+        `What are the best alternatives to ${name}?`,
+      ];
 }
 
-interface Complaint {
-  label: string;
-  response: string;
-  count: number;
-  example: string;
-}
-
-function complaintsOf(scored: Scored[]): Complaint[] {
+export function complaintsOf(scored: readonly Omit<ScoredSignal, 'full'>[]): Complaint[] {
   const negatives = scored.filter((s) => s.category === 'negative');
   const found = COMPLAINT_TOPICS.map((topic) => ({
     topic,
@@ -213,7 +236,7 @@ function complaintsOf(scored: Scored[]): Complaint[] {
     .filter((t) => t.hits.length > 0)
     .sort((a, b) => b.hits.length - a.hits.length || a.topic.label.localeCompare(b.topic.label));
   // Each topic quotes the most negative mention not already quoted for a bigger topic.
-  const used = new Set<Scored>();
+  const used = new Set<(typeof negatives)[number]>();
   return found.map(({ topic, hits }) => {
     const example = hits.find((h) => !used.has(h)) ?? hits[0]!;
     used.add(example);
@@ -226,10 +249,108 @@ function complaintsOf(scored: Scored[]): Complaint[] {
   });
 }
 
-function brandSafety(scored: Scored[]): {
+/**
+ * sentiment_category and sentiment_summary: `mixed` when both positive and negative mentions reach 30 %,
+ * else the mean score against VADER's ±0.05 cut-offs.
+ */
+export function sentimentSection(
+  scored: readonly Pick<ScoredSignal, 'score' | 'category'>[],
+  name: string,
+  windowDays: number,
+): { sentiment_category: SentimentCategory; sentiment_summary: string } {
+  const n = scored.length;
+  const pos = scored.filter((s) => s.category === 'positive').length;
+  const neg = scored.filter((s) => s.category === 'negative').length;
+  const neu = n - pos - neg;
+  const mean = n === 0 ? 0 : scored.reduce((sum, s) => sum + s.score, 0) / n;
+  let category: SentimentCategory = 'neutral';
+  if (n > 0 && pos / n >= MIXED_SHARE && neg / n >= MIXED_SHARE) category = 'mixed';
+  else if (mean >= 0.05) category = 'positive';
+  else if (mean <= -0.05) category = 'negative';
+  const summary =
+    n === 0
+      ? `No recent mentions of ${name} were available to score; sentiment is treated as neutral until signals arrive.`
+      : `Sentiment around ${name} is ${category}: of ${n} mentions in the last ${windowDays} days, ` +
+        `${pct(pos, n)} % are positive, ${pct(neg, n)} % negative and ${pct(neu, n)} % neutral ` +
+        `(mean score ${mean.toFixed(2)} on a −1 to 1 scale).`;
+  return { sentiment_category: category, sentiment_summary: summary };
+}
+
+/**
+ * key_themes: the top complaint topics first when the tone is negative or mixed, then the recurring phrases;
+ * with neither, the trend's name in its category.
+ */
+export function keyThemesSection(input: {
+  name: string;
+  category: string;
+  sentiment: SentimentCategory;
+  phrases: readonly string[];
+  complaints: readonly Pick<Complaint, 'label'>[];
+}): string[] {
+  const complaintThemes =
+    input.sentiment === 'negative' || input.sentiment === 'mixed'
+      ? input.complaints.slice(0, 3).map((c) => `complaints about ${c.label}`)
+      : [];
+  const themes = [...complaintThemes, ...input.phrases].slice(0, MAX_THEMES);
+  // Too few mentions for recurring phrases: the trend's own name in its category says the most.
+  if (themes.length === 0) {
+    const lowerName = input.name.toLowerCase();
+    const leaf = leafOf(input.category);
+    themes.push(leaf === 'Other' ? lowerName : `${lowerName} ${leaf.toLowerCase()}`.trim());
+  }
+  return themes;
+}
+
+/**
+ * trend_metrics: the engine's velocity figures, commercial intent (the share of mentions with buying
+ * modifiers) and predicted_cpc_usd = base CPC × (0.6 + 1.4 × commercial intent).
+ */
+export function trendMetricsSection(
+  metrics: Pick<AnalyzerInput['metrics'], 'velocity_score' | 'velocity_1h'>,
+  scored: readonly Pick<ScoredSignal, 'lower'>[],
+  baseCpcUsd: number,
+): { velocity_score: number; velocity_1h: number; predicted_cpc_usd: number; commercial_intent: number } {
+  const n = scored.length;
+  const commercialCount = scored.filter((s) => COMMERCIAL.test(s.lower)).length;
+  const commercialIntent = n === 0 ? 0 : round(commercialCount / n);
+  return {
+    velocity_score: metrics.velocity_score,
+    velocity_1h: metrics.velocity_1h,
+    predicted_cpc_usd: round(baseCpcUsd * (INTENT_FLOOR + INTENT_SLOPE * commercialIntent), 2),
+    commercial_intent: commercialIntent,
+  };
+}
+
+/** Mentions by platform: the metrics' counts, or the sample's sources when the metrics have none. */
+function platformCountsOf(
+  platforms: Record<string, number>,
+  scored: readonly Pick<ScoredSignal, 'signal'>[],
+): Record<string, number> {
+  if (!Object.values(platforms).every((v) => !v)) return platforms;
+  const counts: Record<string, number> = {};
+  for (const s of scored) counts[s.signal.source] = (counts[s.signal.source] ?? 0) + 1;
+  return counts;
+}
+
+/** platform_signal: the busiest platform and every platform's share (`{unknown: 1}` without any). */
+export function platformSignalSection(counts: Record<string, number>): {
+  primary_source: string | null;
+  virality_distribution: Record<string, number>;
+} {
+  const virality = distribution(counts);
+  return {
+    primary_source: Object.keys(virality)[0] ?? null,
+    virality_distribution: Object.keys(virality).length > 0 ? virality : { unknown: 1 },
+  };
+}
+
+/**
+ * brand_safety: a flag (profanity, or a category lexicon) needs at least 2 mentions and 5 % of them; any flag
+ * makes the trend `caution`, and a large share of adult, hate, profanity, violence or tragedy `unsafe`.
+ */
+export function brandSafetySection(scored: readonly Pick<ScoredSignal, 'full' | 'lower'>[]): {
   level: SafetyLevel;
   flags: string[];
-  shares: Record<string, number>;
 } {
   const n = scored.length;
   const counts: Record<string, number> = { profanity: 0 };
@@ -257,7 +378,7 @@ function brandSafety(scored: Scored[]): {
   ) {
     level = 'unsafe';
   }
-  return { level: flags.length > 0 ? level : 'safe', flags, shares };
+  return { level: flags.length > 0 ? level : 'safe', flags };
 }
 
 const EXCLUSION_INTERESTS: Record<string, string> = {
@@ -267,7 +388,10 @@ const EXCLUSION_INTERESTS: Record<string, string> = {
   hate: 'Extremism',
 };
 
-function communitiesOf(scored: Scored[], category: string): string[] {
+function communitiesOf(
+  scored: readonly { signal: Pick<AnalyzerSignal, 'url'> }[],
+  category: string,
+): string[] {
   const counts = new Map<string, number>();
   for (const s of scored) {
     const m = /reddit\.com\/r\/([A-Za-z0-9_]{2,21})/.exec(s.signal.url ?? '');
@@ -279,75 +403,27 @@ function communitiesOf(scored: Scored[], category: string): string[] {
   return [...new Set([...named, ...defaults])].slice(0, 6);
 }
 
-export function analyzeOffline(input: AnalyzerInput): AIInsight {
-  const { trend, metrics } = input;
-  const name = trend.title;
-  const lowerName = name.toLowerCase();
-  const profile = profileFor(trend.category);
-  const leaf = trend.category.split('/').at(-1) ?? trend.category;
-
-  const scored: Scored[] = input.signals.map((signal) => {
-    const full = signal.title ? `${signal.title}. ${signal.text}` : signal.text;
-    const { score, category } = classifySentiment(full);
-    return { signal, full, lower: full.toLowerCase(), score, category };
-  });
-  const n = scored.length;
-
-  // Sentiment
-  const pos = scored.filter((s) => s.category === 'positive').length;
-  const neg = scored.filter((s) => s.category === 'negative').length;
-  const neu = n - pos - neg;
-  const mean = n === 0 ? 0 : scored.reduce((sum, s) => sum + s.score, 0) / n;
-  let sentimentCategory: SentimentCategory = 'neutral';
-  if (n > 0 && pos / n >= MIXED_SHARE && neg / n >= MIXED_SHARE) sentimentCategory = 'mixed';
-  else if (mean >= 0.05) sentimentCategory = 'positive';
-  else if (mean <= -0.05) sentimentCategory = 'negative';
-  const sentimentSummary =
-    n === 0
-      ? `No recent mentions of ${name} were available to score; sentiment is treated as neutral until signals arrive.`
-      : `Sentiment around ${name} is ${sentimentCategory}: of ${n} mentions in the last ${input.windowDays} days, ` +
-        `${pct(pos, n)} % are positive, ${pct(neg, n)} % negative and ${pct(neu, n)} % neutral ` +
-        `(mean score ${mean.toFixed(2)} on a −1 to 1 scale).`;
-
-  // Themes, complaints, questions
-  const themes = keyThemes(scored, trend.key);
-  const complaints = complaintsOf(scored);
-  const complaintThemes =
-    sentimentCategory === 'negative' || sentimentCategory === 'mixed'
-      ? complaints.slice(0, 3).map((c) => `complaints about ${c.label}`)
-      : [];
-  const keyThemesList = [...complaintThemes, ...themes].slice(0, MAX_THEMES);
-  // Too few mentions for recurring phrases: the trend's own name in its category says the most.
-  if (keyThemesList.length === 0)
-    keyThemesList.push(leaf === 'Other' ? lowerName : `${lowerName} ${leaf.toLowerCase()}`.trim());
-  const found = questionsOf(scored);
-  const questions =
-    found.length > 0
-      ? found
-      : [
-          `What is ${name} and why is it trending now?`,
-          `How does ${name} affect me or my business?`,
-          `What are the best alternatives to ${name}?`,
-        ];
-
-  // Commercial intent and CPC
-  const commercialCount = scored.filter((s) => COMMERCIAL.test(s.lower)).length;
-  const commercialIntent = n === 0 ? 0 : round(commercialCount / n);
-  const predictedCpc = round(profile.baseCpcUsd * (INTENT_FLOOR + INTENT_SLOPE * commercialIntent), 2);
-
-  // Platforms
-  let platformCounts = metrics.platforms;
-  if (Object.values(platformCounts).every((v) => !v)) {
-    platformCounts = {};
-    for (const s of scored) platformCounts[s.signal.source] = (platformCounts[s.signal.source] ?? 0) + 1;
-  }
-  const virality = distribution(platformCounts);
-  const primarySource = Object.keys(virality)[0] ?? null;
-
-  // Brand safety
-  const safety = brandSafety(scored);
-
-  // Audience
+/**
+ * ad_platform_targeting and audience_injection: keywords from the trend's name, its category and its neutral
+ * phrases (opinions are what people say, not audiences), the category's demographics with the mentions'
+ * locations and languages, negative keywords from the safety flags and complaints, and a payload per platform.
+ */
+export function audienceSections(input: {
+  name: string;
+  category: string;
+  profile: Pick<CategoryProfile, 'ageMin' | 'ageMax' | 'demographics'>;
+  phrases: readonly string[];
+  scored: readonly { signal: Pick<AnalyzerSignal, 'location' | 'lang' | 'url'>; lower: string }[];
+  safetyFlags: readonly string[];
+  hasComplaints: boolean;
+  primarySource: string | null;
+}): {
+  ad_platform_targeting: AIInsight['ad_platform_targeting'];
+  audience_injection: NonNullable<AIInsight['audience_injection']>;
+} {
+  const { scored, profile } = input;
+  const lowerName = input.name.toLowerCase();
+  const leaf = leafOf(input.category).toLowerCase();
   const locations = new Map<string, number>();
   const languages = new Map<string, number>();
   for (const s of scored) {
@@ -359,8 +435,7 @@ export function analyzeOffline(input: AnalyzerInput): AIInsight {
   }
   const topLocations = topEntries(locations, 5).map(([l]) => l);
   const countries = topLocations.filter((l) => /^[A-Z]{2}$/.test(l));
-  // Opinion phrases ("terrible service") are what people say, not audiences: targeting uses neutral themes.
-  const themeKeywords = themes
+  const themeKeywords = input.phrases
     .filter((t) => classifySentiment(t).category === 'neutral')
     .map((t) => t.toLowerCase());
   const primaryKeywords = [...new Set([lowerName, ...themeKeywords.slice(0, 4)])];
@@ -370,17 +445,17 @@ export function analyzeOffline(input: AnalyzerInput): AIInsight {
       `${lowerName} review`,
       `best ${lowerName}`,
       `${lowerName} news`,
-      leaf.toLowerCase(),
+      leaf,
     ]),
   ].filter((k) => !primaryKeywords.includes(k));
-  const interestKeywords = [...new Set([lowerName, leaf.toLowerCase(), ...themeKeywords.slice(0, 6)])];
-  const safetyTerms = SAFETY_LEXICONS.filter((l) => safety.flags.includes(l.flag)).flatMap((l) =>
+  const interestKeywords = [...new Set([lowerName, leaf, ...themeKeywords.slice(0, 6)])];
+  const safetyTerms = SAFETY_LEXICONS.filter((l) => input.safetyFlags.includes(l.flag)).flatMap((l) =>
     l.terms.filter((t) => scored.some((s) => new RegExp(`\\b${t}\\b`, 'i').test(s.lower))).slice(0, 3),
   );
   const negativeKeywords = [
     ...new Set([
       ...safetyTerms,
-      ...(complaints.length > 0 ? ['scam', 'refund'] : []),
+      ...(input.hasComplaints ? ['scam', 'refund'] : []),
       ...GENERIC_NEGATIVE_KEYWORDS,
     ]),
   ];
@@ -390,12 +465,12 @@ export function analyzeOffline(input: AnalyzerInput): AIInsight {
     summary: profile.demographics,
     top_locations: topLocations,
     languages: topEntries(languages, 3).map(([l]) => l),
-    primary_platform: primarySource,
+    primary_platform: input.primarySource,
   };
   const socialAds: Record<string, unknown> = {
     interests: interestKeywords.slice(0, 6).map((k) => ({ name: k })),
     exclusions: {
-      interests: safety.flags
+      interests: input.safetyFlags
         .filter((f) => EXCLUSION_INTERESTS[f])
         .map((f) => ({ name: EXCLUSION_INTERESTS[f] })),
     },
@@ -405,36 +480,67 @@ export function analyzeOffline(input: AnalyzerInput): AIInsight {
   if (countries.length > 0) socialAds.geo_locations = { countries };
   const forumAds = {
     keywords: [...new Set([...primaryKeywords, ...secondaryKeywords])].slice(0, 10),
-    communities: communitiesOf(scored, trend.category),
+    communities: communitiesOf(scored, input.category),
     negative_keywords: negativeKeywords,
   };
+  return {
+    ad_platform_targeting: {
+      primary_audience_keywords: primaryKeywords,
+      secondary_audience_keywords: secondaryKeywords,
+      potential_demographics_summary: profile.demographics,
+    },
+    audience_injection: {
+      demographics,
+      interest_keywords: interestKeywords,
+      negative_keywords: negativeKeywords,
+      platform_payloads: { social_ads: socialAds, forum_ads: forumAds },
+    },
+  };
+}
 
-  // Content brief
-  const stage = metrics.lifecycle_stage;
-  const buying = commercialIntent >= 0.15 && sentimentCategory !== 'negative';
+/**
+ * content_brief: audiences from the category (plus the busiest platform's users and, with buying intent,
+ * in-market buyers), angles by lifecycle stage and tone, formats that fit the busiest platform, and calls to
+ * action. Buying intent = commercial intent ≥ 15 % and a tone that is not negative.
+ */
+export function contentBriefSection(input: {
+  name: string;
+  audiences: readonly string[];
+  stage: string;
+  velocity1h: number;
+  sentiment: SentimentCategory;
+  phrases: readonly string[];
+  complaints: readonly Pick<Complaint, 'label'>[];
+  questions: readonly string[];
+  commercialIntent: number;
+  primarySource: string | null;
+  safety: { level: SafetyLevel; flags: readonly string[] };
+}): AIInsight['content_brief'] {
+  const { name, stage, sentiment, phrases, complaints, primarySource, safety } = input;
+  const buying = input.commercialIntent >= 0.15 && sentiment !== 'negative';
   const segments = [
-    ...profile.audiences,
+    ...input.audiences,
     ...(primarySource ? [`${primarySource} users discussing ${name}`] : []),
     ...(buying ? [`in-market buyers comparing ${name} options`] : []),
   ];
   const angles: string[] = [];
   if (stage === 'emerging' || stage === 'rising')
     angles.push(
-      `Be early: explain what ${name} is and why it is picking up (${metrics.velocity_1h} mentions in the last hour).`,
+      `Be early: explain what ${name} is and why it is picking up (${input.velocity1h} mentions in the last hour).`,
     );
   else if (stage === 'peaking')
     angles.push(`Ride the peak: a definitive explainer or roundup on ${name} while attention is highest.`);
   else
     angles.push(`Go deeper than the news: an evergreen guide on ${name} for people still searching for it.`);
-  if (themes.length > 0)
-    angles.push(`Connect ${name} with what people are talking about: ${themes.slice(0, 3).join(', ')}.`);
-  if (sentimentCategory === 'negative' || sentimentCategory === 'mixed')
+  if (phrases.length > 0)
+    angles.push(`Connect ${name} with what people are talking about: ${phrases.slice(0, 3).join(', ')}.`);
+  if (sentiment === 'negative' || sentiment === 'mixed')
     angles.push(
       complaints.length > 0
         ? `Address the frustration head-on (${complaints[0]!.label}) with facts and what is being done.`
         : `Acknowledge the criticism of ${name} and answer it with facts.`,
     );
-  else if (sentimentCategory === 'positive')
+  else if (sentiment === 'positive')
     angles.push(`Amplify the enthusiasm: user stories and examples of ${name} in use.`);
   else
     angles.push(`Inform rather than persuade: a plain explainer of ${name} with the facts people ask about.`);
@@ -445,11 +551,11 @@ export function analyzeOffline(input: AnalyzerInput): AIInsight {
       ...(stage === 'emerging' || stage === 'rising'
         ? ['quick-turnaround social posts']
         : ['explainer article']),
-      questions.length > 0 ? 'FAQ answering the most common questions' : 'short explainer',
+      input.questions.length > 0 ? 'FAQ answering the most common questions' : 'short explainer',
     ]),
   ];
   const ctas: string[] = [];
-  if (sentimentCategory === 'negative' || sentimentCategory === 'mixed') {
+  if (sentiment === 'negative' || sentiment === 'mixed') {
     ctas.push(`Publish a clear status or response on ${name} and point people to it.`);
     ctas.push('Route affected customers to a dedicated support page or contact form.');
   }
@@ -458,8 +564,24 @@ export function analyzeOffline(input: AnalyzerInput): AIInsight {
   ctas.push(`Subscribe to updates on ${name}: turn the interest into newsletter or follow sign-ups.`);
   if (safety.level !== 'safe')
     ctas.push(`Review brand-safety flags (${safety.flags.join(', ')}) before running paid placements.`);
+  return {
+    target_audience_segments: segments,
+    key_angles_for_content: angles,
+    suggested_content_formats: formats,
+    call_to_action_ideas: ctas,
+  };
+}
 
-  // CRM
+/** crm_and_support_insights: complaint topics with their share and an example, the questions, and replies. */
+export function crmSection(input: {
+  name: string;
+  scored: readonly Pick<ScoredSignal, 'category'>[];
+  complaints: readonly Complaint[];
+  questions: readonly string[];
+}): AIInsight['crm_and_support_insights'] {
+  const { name, complaints, questions } = input;
+  const n = input.scored.length;
+  const neg = input.scored.filter((s) => s.category === 'negative').length;
   const commonComplaints =
     complaints.length > 0
       ? complaints
@@ -474,6 +596,41 @@ export function analyzeOffline(input: AnalyzerInput): AIInsight {
     responses.push(
       `Thank people for their interest in ${name} and point them to a clear source of information.`,
     );
+  return {
+    common_complaints: commonComplaints,
+    common_questions: [...questions],
+    suggested_responses: responses,
+  };
+}
+
+export function analyzeOffline(input: AnalyzerInput): AIInsight {
+  const { trend, metrics } = input;
+  const name = trend.title;
+  const profile = profileFor(trend.category);
+  const scored = scoreSignals(input.signals);
+  const n = scored.length;
+
+  const sentiment = sentimentSection(scored, name, input.windowDays);
+  const sentimentCategory = sentiment.sentiment_category;
+  const phrases = recurringPhrases(scored, trend.key);
+  const complaints = complaintsOf(scored);
+  const questions = questionsOf(scored, name);
+  const trendMetrics = trendMetricsSection(metrics, scored, profile.baseCpcUsd);
+  const platformCounts = platformCountsOf(metrics.platforms, scored);
+  const platformSignal = platformSignalSection(platformCounts);
+  const primarySource = platformSignal.primary_source;
+  const safety = brandSafetySection(scored);
+  const audience = audienceSections({
+    name,
+    category: trend.category,
+    profile,
+    phrases,
+    scored,
+    safetyFlags: safety.flags,
+    hasComplaints: complaints.length > 0,
+    primarySource,
+  });
+  const stage = metrics.lifecycle_stage;
 
   const sources = Object.keys(platformCounts).length;
   const analysisNotes =
@@ -487,42 +644,34 @@ export function analyzeOffline(input: AnalyzerInput): AIInsight {
   return {
     trend_id: trend.id,
     trend_name: name,
-    sentiment_summary: sentimentSummary,
+    sentiment_summary: sentiment.sentiment_summary,
     sentiment_category: sentimentCategory,
-    key_themes: keyThemesList,
-    content_brief: {
-      target_audience_segments: segments,
-      key_angles_for_content: angles,
-      suggested_content_formats: formats,
-      call_to_action_ideas: ctas,
-    },
-    ad_platform_targeting: {
-      primary_audience_keywords: primaryKeywords,
-      secondary_audience_keywords: secondaryKeywords,
-      potential_demographics_summary: profile.demographics,
-    },
-    trend_metrics: {
-      velocity_score: metrics.velocity_score,
-      velocity_1h: metrics.velocity_1h,
-      predicted_cpc_usd: predictedCpc,
-      commercial_intent: commercialIntent,
-    },
-    platform_signal: {
-      primary_source: primarySource,
-      virality_distribution: Object.keys(virality).length > 0 ? virality : { unknown: 1 },
-    },
-    audience_injection: {
-      demographics,
-      interest_keywords: interestKeywords,
-      negative_keywords: negativeKeywords,
-      platform_payloads: { social_ads: socialAds, forum_ads: forumAds },
-    },
-    brand_safety: { level: safety.level, flags: safety.flags },
-    crm_and_support_insights: {
-      common_complaints: commonComplaints,
-      common_questions: questions,
-      suggested_responses: responses,
-    },
+    key_themes: keyThemesSection({
+      name,
+      category: trend.category,
+      sentiment: sentimentCategory,
+      phrases,
+      complaints,
+    }),
+    content_brief: contentBriefSection({
+      name,
+      audiences: profile.audiences,
+      stage,
+      velocity1h: metrics.velocity_1h,
+      sentiment: sentimentCategory,
+      phrases,
+      complaints,
+      questions,
+      commercialIntent: trendMetrics.commercial_intent,
+      primarySource,
+      safety,
+    }),
+    ad_platform_targeting: audience.ad_platform_targeting,
+    trend_metrics: trendMetrics,
+    platform_signal: platformSignal,
+    audience_injection: audience.audience_injection,
+    brand_safety: safety,
+    crm_and_support_insights: crmSection({ name, scored, complaints, questions }),
     overall_topic_category_llm: trend.category,
     analysis_notes: analysisNotes,
     llm_model_used: OFFLINE_MODEL,

@@ -2,13 +2,13 @@
 // fitted to particular texts.
 
 /** Matches as whole words (phrases allowed) against a lower-cased text. */
-export function phraseMatcher(phrases: readonly string[]): RegExp {
+function phraseMatcher(phrases: readonly string[]): RegExp {
   const escaped = phrases.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+'));
   return new RegExp(`(?<![\\p{L}\\p{N}])(?:${escaped.join('|')})(?![\\p{L}\\p{N}])`, 'iu');
 }
 
 /** Commercial or transactional modifiers: a mention using one is a buying-research mention. */
-export const COMMERCIAL_MODIFIERS = [
+const COMMERCIAL_MODIFIERS = [
   'best',
   'top rated',
   'vs',
@@ -386,7 +386,7 @@ export interface CategoryProfile {
  * figures for paid search/social (finance and legal expensive, entertainment and gaming cheap); they
  * set the scale of predicted_cpc_usd and are not a quote.
  */
-export const CATEGORY_PROFILES: Record<string, CategoryProfile> = {
+const CATEGORY_PROFILES: Record<string, CategoryProfile> = {
   Technology: {
     baseCpcUsd: 3.8,
     ageMin: 21,

@@ -18,7 +18,7 @@ const strings = (max: number) => ({
 });
 
 /** What the model must answer (strict JSON schema, no extra keys). */
-export const LLM_REPLY_SCHEMA = {
+const LLM_REPLY_SCHEMA = {
   type: 'object',
   additionalProperties: false,
   required: [
@@ -86,7 +86,7 @@ export const LLM_REPLY_SCHEMA = {
   },
 } as const;
 
-export interface LlmReply {
+interface LlmReply {
   sentiment_summary: string;
   sentiment_category: string;
   key_themes: string[];
@@ -100,7 +100,7 @@ export interface LlmReply {
 
 const validate = new Ajv({ allErrors: false, strict: false }).compile<LlmReply>(LLM_REPLY_SCHEMA);
 
-export interface LlmOptions {
+interface LlmOptions {
   baseUrl: string;
   apiKey?: string;
   model?: string;

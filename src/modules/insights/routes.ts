@@ -3,7 +3,7 @@ import Type from 'typebox';
 import { requirePrincipal } from '../../platform/auth.ts';
 import type { App } from '../../platform/http.ts';
 import { StrictObject } from '../../platform/schemas.ts';
-import { TrendIdParams } from '../trends/schemas.ts';
+import { TrendIdParams } from '../trends/index.ts';
 import {
   AIInsightSchema,
   AnalysisResponseSchema,

@@ -4,7 +4,7 @@ import { DateTime, FreeForm, Nullable, Pagination, StrictObject } from '../../pl
 
 const NullableNumber = (description: string) => Nullable(Type.Number({ description }));
 
-export const TrendMetricsSchema = Type.Object(
+const TrendMetricsSchema = Type.Object(
   {
     velocity_score: Type.Optional(NullableNumber('Surprise of the last hour, 0–100 (docs/metrics.md).')),
     velocity_1h: Type.Optional(NullableNumber('Mentions in the last 60 minutes.')),
@@ -20,7 +20,7 @@ export const TrendMetricsSchema = Type.Object(
   { title: 'TrendMetrics' },
 );
 
-export const PlatformSignalSchema = Type.Object(
+const PlatformSignalSchema = Type.Object(
   {
     primary_source: Type.Optional(Nullable(Type.String({ description: 'The platform with most mentions.' }))),
     virality_distribution: Type.Optional(
@@ -32,7 +32,7 @@ export const PlatformSignalSchema = Type.Object(
   { title: 'PlatformSignal' },
 );
 
-export const AudienceInjectionSchema = Type.Object(
+const AudienceInjectionSchema = Type.Object(
   {
     demographics: Type.Optional(
       FreeForm({
@@ -52,7 +52,7 @@ export const AudienceInjectionSchema = Type.Object(
   { title: 'AudienceInjection' },
 );
 
-export const BrandSafetySchema = Type.Object(
+const BrandSafetySchema = Type.Object(
   {
     level: Type.Optional(Nullable(Type.String({ description: '`safe`, `caution` or `unsafe`.' }))),
     flags: Type.Optional(

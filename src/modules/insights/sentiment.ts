@@ -7,7 +7,7 @@
 import { createRequire } from 'node:module';
 import type { Model } from 'wink-eng-lite-web-model';
 import type { WinkMethods } from 'wink-nlp';
-import { compound } from '../trends/sentiment.ts';
+import { compound } from '../trends/index.ts';
 
 export type TextSentiment = 'positive' | 'negative' | 'neutral';
 
@@ -28,7 +28,7 @@ function winkNlp(): WinkMethods {
 }
 
 /** wink-nlp's document sentiment in [-1, 1] (0 when it cannot score the text). */
-export function winkScore(text: string): number {
+function winkScore(text: string): number {
   const input = text.length > MAX_CHARS ? text.slice(0, MAX_CHARS) : text;
   if (input.trim() === '') return 0;
   try {
@@ -41,14 +41,14 @@ export function winkScore(text: string): number {
 }
 
 /** The combined score in [-1, 1]: mean of VADER compound and wink-nlp sentiment. */
-export function sentimentScore(text: string | null | undefined): number {
+function sentimentScore(text: string | null | undefined): number {
   if (typeof text !== 'string' || text.trim() === '') return 0;
   const input = text.length > MAX_CHARS ? text.slice(0, MAX_CHARS) : text;
   const score = (compound(input) + winkScore(input)) / 2;
   return score === 0 ? 0 : score;
 }
 
-export function categoryOf(score: number): TextSentiment {
+function categoryOf(score: number): TextSentiment {
   if (score >= POSITIVE) return 'positive';
   if (score <= NEGATIVE) return 'negative';
   return 'neutral';

@@ -1,34 +1,32 @@
 // AI insights: generate/analyze tasks on the job table, the offline analyzer (optionally improved by an
 // LLM), monthly generation limits, the caller's latest insight and insight search.
 import { randomUUID } from 'node:crypto';
-import { type Clock, nextUtcMonthStart } from '../../platform/clock.ts';
+import { type Clock, DAY_MS, nextUtcMonthStart } from '../../platform/clock.ts';
 import { ApiError, notFound } from '../../platform/errors.ts';
 import type { JobContext, JobQueue, JobWorker } from '../../platform/jobs/index.ts';
-import type { PlanTable } from '../accounts/plans.ts';
-import { normaliseKey, normaliseTokens } from '../trends/extraction.ts';
-import type { TrendsService } from '../trends/service.ts';
+import type { PlanTable } from '../accounts/index.ts';
+import { normaliseKey, normaliseTokens, type TrendsService } from '../trends/index.ts';
 import { type AIInsight, type AnalyzerSignal, analyzeOffline } from './analyzer.ts';
 import { LlmError, type LlmProvider, mergeReply } from './llm.ts';
 import type { InsightRow, InsightsStore, SearchFilter, TaskRow } from './store.ts';
 
-export const INSIGHT_JOB = 'insights.task';
-export type TaskKind = 'generate' | 'analyze';
-export type TaskStatus = 'queued' | 'running' | 'succeeded' | 'failed';
+const INSIGHT_JOB = 'insights.task';
+type TaskKind = 'generate' | 'analyze';
+type TaskStatus = 'queued' | 'running' | 'succeeded' | 'failed';
 
-const DAY_MS = 86_400_000;
 const WINDOW_DAYS = 7;
 const SAMPLE_LIMIT = 500;
 const CANDIDATE_LIMIT = 2000;
 const SURFACES = 8;
 const MAX_ATTEMPTS = 3;
 
-export interface TaskAccepted {
+interface TaskAccepted {
   task_id: string;
   status: 'queued' | 'running';
   message: string;
 }
 
-export interface SearchMeta {
+interface SearchMeta {
   total: number;
   limit: number;
   offset: number;
@@ -40,7 +38,7 @@ export interface SearchMeta {
   trend_name: string | null;
 }
 
-export interface InsightsServiceOptions {
+interface InsightsServiceOptions {
   store: InsightsStore;
   trends: TrendsService;
   jobs: JobQueue;
@@ -102,7 +100,7 @@ export class InsightsService {
   /** Generations charged to the user this UTC month, and the plan's limit (null = unlimited). */
   async usage(userId: number, plan?: string): Promise<{ count: number; limit: number | null }> {
     const planName = plan ?? (await this.store.userPlan(userId)) ?? 'developer';
-    const count = await this.store.chargedSince(this.store.db, userId, monthStart(this.clock.now()));
+    const count = await this.store.chargedSince(userId, monthStart(this.clock.now()));
     return { count, limit: this.limitOf(planName) };
   }
 
@@ -140,13 +138,13 @@ export class InsightsService {
     const limit = this.limitOf(plan);
     const now = this.clock.now();
     const result = await this.store.transaction(async (trx) => {
-      await this.store.lockUser(trx, userId);
+      await this.store.lockUser(userId, trx);
       const pending = options.forceRefresh
         ? undefined
-        : await this.store.pendingTask(trx, userId, trendId, kind);
+        : await this.store.pendingTask(userId, trendId, kind, trx);
       if (pending) return { task: pending, created: false };
       if (limit !== null) {
-        const used = await this.store.chargedSince(trx, userId, monthStart(now));
+        const used = await this.store.chargedSince(userId, monthStart(now), trx);
         if (used >= limit) {
           const reset = nextUtcMonthStart(now);
           throw new ApiError(
@@ -177,7 +175,7 @@ export class InsightsService {
         updated_at: now,
         finished_at: null,
       };
-      await this.store.insertTask(trx, task);
+      await this.store.insertTask(task, trx);
       await this.jobs.enqueue(trx, {
         type: INSIGHT_JOB,
         payload: { task_id: task.id },
@@ -280,7 +278,7 @@ export class InsightsService {
     const task = await this.store.getTask(taskId);
     if (!task || task.status === 'succeeded' || task.status === 'failed') return;
     const now = this.clock.now();
-    await this.store.updateTask(this.store.db, taskId, { status: 'running', updated_at: now });
+    await this.store.updateTask(taskId, { status: 'running', updated_at: now });
     try {
       const trend = await this.store.findTrend(Number(task.trend_id));
       if (!trend) {
@@ -320,30 +318,32 @@ export class InsightsService {
         ...(insight.ad_platform_targeting.secondary_audience_keywords ?? []),
       ].map((k) => String(k).toLowerCase());
       await this.store.transaction(async (trx) => {
-        const insightId = await this.store.insertInsight(trx, {
-          user_id: Number(task.user_id),
-          trend_id: Number(trend.id),
-          content: JSON.stringify(insight),
-          trend_name: trend.title,
-          sentiment_category: insight.sentiment_category ?? 'neutral',
-          topic_category: insight.overall_topic_category_llm ?? trend.category,
-          themes_text: `\n${themes.join('\n')}\n`,
-          audience_text: `\n${audience.join('\n')}\n`,
-          llm_model_used: insight.llm_model_used ?? 'unknown',
-          generated_at: finishedAt,
-        });
-        await this.store.updateTask(trx, taskId, {
-          status: 'succeeded',
-          insight_id: insightId,
-          updated_at: finishedAt,
-          finished_at: finishedAt,
-        });
+        const insightId = await this.store.insertInsight(
+          {
+            user_id: Number(task.user_id),
+            trend_id: Number(trend.id),
+            content: JSON.stringify(insight),
+            trend_name: trend.title,
+            sentiment_category: insight.sentiment_category ?? 'neutral',
+            topic_category: insight.overall_topic_category_llm ?? trend.category,
+            themes_text: `\n${themes.join('\n')}\n`,
+            audience_text: `\n${audience.join('\n')}\n`,
+            llm_model_used: insight.llm_model_used ?? 'unknown',
+            generated_at: finishedAt,
+          },
+          trx,
+        );
+        await this.store.updateTask(
+          taskId,
+          { status: 'succeeded', insight_id: insightId, updated_at: finishedAt, finished_at: finishedAt },
+          trx,
+        );
       });
     } catch (error) {
       // Transient trouble (database) is retried by the job; the last attempt fails the task readably.
       if (job.attempts < job.maxAttempts) {
         await this.store
-          .updateTask(this.store.db, taskId, { status: 'queued', updated_at: this.clock.now() })
+          .updateTask(taskId, { status: 'queued', updated_at: this.clock.now() })
           .catch(() => undefined);
         throw error;
       }
@@ -357,7 +357,7 @@ export class InsightsService {
 
   private async finish(taskId: string, status: TaskStatus, error: string | null): Promise<void> {
     const now = this.clock.now();
-    await this.store.updateTask(this.store.db, taskId, { status, error, updated_at: now, finished_at: now });
+    await this.store.updateTask(taskId, { status, error, updated_at: now, finished_at: now });
   }
 
   async search(

@@ -1,9 +1,10 @@
 // All SQL of the insights module: stored insights, tasks, and the signal sample an analysis reads.
 import { type Selectable, sql, type Transaction } from 'kysely';
 import type { Database, DB, Dialect } from '../../platform/db/index.ts';
+import { containsPattern, likeEscape } from '../../platform/db/like.ts';
 import type { AiInsightsTable, InsightTasksTable } from './tables.ts';
 
-export type Executor = DB | Transaction<Database>;
+type Executor = DB | Transaction<Database>;
 export type TaskRow = Selectable<InsightTasksTable>;
 export type InsightRow = Selectable<AiInsightsTable>;
 
@@ -18,15 +19,10 @@ export interface SearchFilter {
   offset: number;
 }
 
-/** `%text%` for LIKE with `\` as the escape character. */
-export function containsPattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 export class InsightsStore {
   constructor(
-    readonly db: DB,
-    readonly dialect: Dialect,
+    private readonly db: DB,
+    private readonly dialect: Dialect,
   ) {}
 
   transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
@@ -75,7 +71,7 @@ export class InsightsStore {
   }
 
   /** Serialises one user's charge-and-enqueue on PostgreSQL (SQLite transactions are serial anyway). */
-  async lockUser(trx: Transaction<Database>, userId: number): Promise<void> {
+  async lockUser(userId: number, trx: Transaction<Database>): Promise<void> {
     if (this.dialect === 'postgres') {
       await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
     }
@@ -86,7 +82,7 @@ export class InsightsStore {
     return row?.plan;
   }
 
-  async chargedSince(executor: Executor, userId: number, since: number): Promise<number> {
+  async chargedSince(userId: number, since: number, executor: Executor = this.db): Promise<number> {
     const row = await executor
       .selectFrom('insight_tasks')
       .select((eb) => eb.fn.countAll().as('n'))
@@ -97,7 +93,7 @@ export class InsightsStore {
     return Number(row?.n ?? 0);
   }
 
-  pendingTask(executor: Executor, userId: number, trendId: number, kind: string) {
+  pendingTask(userId: number, trendId: number, kind: string, executor: Executor = this.db) {
     return executor
       .selectFrom('insight_tasks')
       .selectAll()
@@ -109,7 +105,7 @@ export class InsightsStore {
       .executeTakeFirst();
   }
 
-  async insertTask(executor: Executor, row: TaskRow): Promise<void> {
+  async insertTask(row: TaskRow, executor: Executor = this.db): Promise<void> {
     await executor.insertInto('insight_tasks').values(row).execute();
   }
 
@@ -117,15 +113,17 @@ export class InsightsStore {
     return this.db.selectFrom('insight_tasks').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  async updateTask(executor: Executor, id: string, patch: Partial<TaskRow>): Promise<void> {
+  async updateTask(id: string, patch: Partial<TaskRow>, executor: Executor = this.db): Promise<void> {
     await executor.updateTable('insight_tasks').set(patch).where('id', '=', id).execute();
   }
 
   /** Stores an insight as the user's latest for its trend; returns its id. */
   async insertInsight(
-    trx: Transaction<Database>,
     row: Omit<InsightRow, 'id' | 'is_latest'>,
+    trx?: Transaction<Database>,
   ): Promise<number> {
+    // Demoting the previous latest and inserting the new one go together.
+    if (!trx) return this.transaction((t) => this.insertInsight(row, t));
     await trx
       .updateTable('ai_insights')
       .set({ is_latest: 0 })
@@ -169,7 +167,7 @@ export class InsightsStore {
     if (f.sentiment_category) q = q.where('sentiment_category', '=', f.sentiment_category);
     if (f.topic_category) {
       const name = f.topic_category.toLowerCase();
-      const prefix = `${name.replace(/[\\%_]/g, (c) => `\\${c}`)}/%`;
+      const prefix = `${likeEscape(name)}/%`;
       q = q.where((eb) =>
         eb.or([
           eb(sql`lower(topic_category)`, '=', name),

@@ -165,7 +165,7 @@ export async function callbackRoutes(app: App, oauth: OAuthService): Promise<voi
                 `The ${adapter.label} authorization was declined (${error.slice(0, 100)}).`,
               );
             }
-            if (!code) throw badRequest('The callback has no `code`.', 'query.code');
+            if (!code) throw badRequest('The callback has no `code`.', 'code');
             const pending = await oauth.pending(id, state, code);
             return sendPage(
               reply,

@@ -1,4 +1,5 @@
-// Builds the OAuth integrations (chat, forum ads, social ads) and wires their jobs and event listeners.
+// The integrations module's public entry: builds the OAuth integrations (chat, forum ads, social ads) and wires
+// their jobs and event listeners; exports what code outside the module uses (the workflow tool included).
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { SecretBox } from '../../platform/crypto.ts';
@@ -6,8 +7,8 @@ import type { DB } from '../../platform/db/index.ts';
 import type { DomainEvents } from '../../platform/events.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
 import type { JobWorker } from '../../platform/jobs/worker.ts';
-import type { AccountsService } from '../accounts/service.ts';
-import type { TrendsService } from '../trends/service.ts';
+import type { AccountsService } from '../accounts/index.ts';
+import type { TrendsService } from '../trends/index.ts';
 import { type AdsDeps, AdsService } from './ads/service.ts';
 import { CHAT_POST_JOB, ChatService } from './chat/service.ts';
 import { FORUM_ADS_DELIVERY_JOB, ForumAdsService } from './forum-ads/service.ts';
@@ -15,17 +16,23 @@ import { OAuthService } from './oauth.ts';
 import { MetaClient } from './providers/meta.ts';
 import { RedditClient } from './providers/reddit.ts';
 import { SlackClient } from './providers/slack.ts';
+import type { IntegrationServices } from './routes.ts';
 import { IntegrationsStore } from './store.ts';
 
-export const TREND_EVENTS = ['trend.velocity.crossed', 'trend.lifecycle.changed'];
-export const CRISIS_EVENTS = ['crisis.event.opened', 'crisis.event.escalated', 'crisis.event.resolved'];
+export type { AdsDeps } from './ads/service.ts';
+export { chatLink, escapeChat } from './chat/messages.ts';
+export { PAGE_CSP } from './pages.ts';
+export { integrationRoutes } from './routes.ts';
+export { N8nClient } from './workflow/n8n.ts';
+export { workflowRoutes } from './workflow/routes.ts';
+export { WorkflowService } from './workflow/service.ts';
+export { WorkflowStore } from './workflow/store.ts';
 
-export interface Integrations {
+const TREND_EVENTS = ['trend.velocity.crossed', 'trend.lifecycle.changed'];
+const CRISIS_EVENTS = ['crisis.event.opened', 'crisis.event.escalated', 'crisis.event.resolved'];
+
+export interface Integrations extends IntegrationServices {
   store: IntegrationsStore;
-  oauth: OAuthService;
-  chat: ChatService;
-  forumAds: ForumAdsService;
-  ads: AdsService;
 }
 
 export function createIntegrations(deps: {

@@ -5,15 +5,15 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Clock } from '../../platform/clock.ts';
 import { type SecretBox, sha256Hex } from '../../platform/crypto.ts';
 import { ApiError, badRequest, conflict, notFound } from '../../platform/errors.ts';
-import type { AccountsService, Actor } from '../accounts/service.ts';
+import type { AccountsService, Actor } from '../accounts/index.ts';
 import { type OAuthAdapter, type ProviderId, TokenRejectedError, type TokenSet } from './providers/types.ts';
 import type { ConnectionRow, IntegrationsStore } from './store.ts';
 
-export const STATE_TTL_MS = 10 * 60_000;
+const STATE_TTL_MS = 10 * 60_000;
 /** Refresh this long before the recorded expiry, so a token does not expire in flight. */
 const EXPIRY_MARGIN_MS = 60_000;
 
-export interface OAuthDeps {
+interface OAuthDeps {
   store: IntegrationsStore;
   box: SecretBox;
   clock: Clock;
@@ -23,16 +23,16 @@ export interface OAuthDeps {
 }
 
 /** A callback's state checked but not consumed: what the confirmation page shows. */
-export interface PendingAuthorization {
+interface PendingAuthorization {
   email: string;
   confirmToken: string;
 }
 
-export function base64url(bytes: Buffer): string {
+function base64url(bytes: Buffer): string {
   return bytes.toString('base64url');
 }
 
-export function pkceChallenge(verifier: string): string {
+function pkceChallenge(verifier: string): string {
   return createHash('sha256').update(verifier).digest('base64url');
 }
 
@@ -112,7 +112,7 @@ export class OAuthService {
     if (!this.confirmTokenMatches(id, input, now)) {
       throw badRequest(
         'The confirmation does not match this authorization; start again from the confirmation page.',
-        'body.confirm_token',
+        'confirm_token',
         'invalid_confirmation',
       );
     }
@@ -125,7 +125,7 @@ export class OAuthService {
       redirectUri: this.redirectUri(adapter),
       verifier,
     });
-    await this.deps.store.db.transaction().execute(async (trx) => {
+    await this.deps.store.transaction(async (trx) => {
       await this.deps.store.upsertConnection(
         {
           user_id: userId,
@@ -234,7 +234,7 @@ export class OAuthService {
     const adapter = this.adapter(id);
     const connection = await this.deps.store.connection(actor.userId, id);
     if (!connection) throw notFound(`The ${adapter.label} is not connected.`);
-    await this.deps.store.db.transaction().execute(async (trx) => {
+    await this.deps.store.transaction(async (trx) => {
       await this.deps.store.deleteConnection(connection.id, trx);
       await this.deps.accounts.audit(
         actor.userId,
@@ -300,11 +300,7 @@ function invalidState(adapter: OAuthAdapter): ApiError {
 }
 
 /** 400 when the provider has just refused the token, 409 when the connection was already known broken. */
-export function brokenProblem(
-  adapter: OAuthAdapter,
-  reason: string | null,
-  status: 400 | 409 = 409,
-): ApiError {
+function brokenProblem(adapter: OAuthAdapter, reason: string | null, status: 400 | 409 = 409): ApiError {
   return new ApiError(
     status,
     'integration_broken',

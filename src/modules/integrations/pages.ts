@@ -1,21 +1,8 @@
-// The small HTML pages of the OAuth callbacks. Every value is escaped, only http(s) URLs become links, and
-// the routes send a Content-Security-Policy that forbids scripts and lets the form post only to this origin.
+// The small HTML pages of the OAuth callbacks. Every value is escaped, and the routes send a
+// Content-Security-Policy that forbids scripts and lets the form post only to this origin.
+import { escapeHtml } from '../../platform/html.ts';
 
 export const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'";
-
-export function escapeHtml(value: unknown): string {
-  return String(value ?? '')
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
-}
-
-export function safeLink(url: string | null | undefined, text: string): string {
-  if (!url || !/^https?:\/\//i.test(url)) return escapeHtml(text);
-  return `<a href="${escapeHtml(url)}" rel="noopener noreferrer">${escapeHtml(text)}</a>`;
-}
 
 const STYLE =
   'body{font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;color:#1b1f24}' +

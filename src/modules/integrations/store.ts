@@ -8,10 +8,10 @@ import type {
   IntegrationConnectionsTable,
 } from './tables.ts';
 
-export type Executor = DB | Transaction<Database>;
+type Executor = DB | Transaction<Database>;
 export type ConnectionRow = Selectable<IntegrationConnectionsTable>;
-export type DeliveryRow = Selectable<ForumAdsDeliveriesTable>;
-export type PreviewRow = Selectable<AdsPreviewsTable>;
+type DeliveryRow = Selectable<ForumAdsDeliveriesTable>;
+type PreviewRow = Selectable<AdsPreviewsTable>;
 export type ApplyRow = Selectable<AdsAppliesTable>;
 
 function num<T extends { id: number }>(row: T): T {
@@ -19,7 +19,11 @@ function num<T extends { id: number }>(row: T): T {
 }
 
 export class IntegrationsStore {
-  constructor(readonly db: DB) {}
+  constructor(private readonly db: DB) {}
+
+  transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(work);
+  }
 
   // ---------- OAuth states
 
@@ -184,10 +188,10 @@ export class IntegrationsStore {
 
   /** Records that an event was turned into a post for a connection; false when it already was. */
   async claimChatAlert(
-    executor: Executor,
     connectionId: number,
     eventId: string,
     now: number,
+    executor: Executor = this.db,
   ): Promise<boolean> {
     const row = await executor
       .insertInto('chat_alerts')
@@ -200,7 +204,10 @@ export class IntegrationsStore {
 
   // ---------- forum ads deliveries
 
-  async insertDelivery(executor: Executor, row: Insertable<ForumAdsDeliveriesTable>): Promise<DeliveryRow> {
+  async insertDelivery(
+    row: Insertable<ForumAdsDeliveriesTable>,
+    executor: Executor = this.db,
+  ): Promise<DeliveryRow> {
     const saved = await executor
       .insertInto('forum_ads_deliveries')
       .values(row)

@@ -1,20 +1,25 @@
 // SQL for stored signals.
-import type { Insertable } from 'kysely';
-import type { DB } from '../../platform/db/index.ts';
+import type { Insertable, Transaction } from 'kysely';
+import type { Database, DB } from '../../platform/db/index.ts';
 import type { SignalsTable } from '../../platform/db/schema.ts';
 
 export type NewSignal = Insertable<SignalsTable>;
+type Executor = DB | Transaction<Database>;
 
 const CHUNK = 200;
 
 export class SignalsStore {
   constructor(private readonly db: DB) {}
 
+  transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(work);
+  }
+
   /** Inserts what is new; returns how many rows were new (the rest were already stored). */
-  async insertNew(rows: NewSignal[]): Promise<number> {
+  async insertNew(rows: NewSignal[], executor: Executor = this.db): Promise<number> {
     let inserted = 0;
     for (let i = 0; i < rows.length; i += CHUNK) {
-      const result = await this.db
+      const result = await executor
         .insertInto('signals')
         .values(rows.slice(i, i + CHUNK))
         .onConflict((oc) => oc.columns(['source', 'external_id']).doNothing())
@@ -25,12 +30,14 @@ export class SignalsStore {
     return inserted;
   }
 
-  count(): Promise<number> {
-    return this.db
+  /** Signals not yet turned into trend buckets. */
+  async countPending(): Promise<number> {
+    const row = await this.db
       .selectFrom('signals')
       .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow()
-      .then((row) => Number(row.n));
+      .where('processed_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
   }
 
   /** Retention: deletes signals observed before `before` (ms) that were already turned into buckets. */

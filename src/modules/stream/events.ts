@@ -1,18 +1,20 @@
 // Turns domain events into live-stream messages (published once; every process fans out to its clients).
 import type { DomainEvent, DomainEvents } from '../../platform/events.ts';
-import { TREND_LIFECYCLE_EVENT, TREND_VELOCITY_EVENT } from '../trends/recompute.ts';
-import type { TrendItemView } from '../trends/service.ts';
 import {
   alertBody,
+  CRISIS_EVENT_TYPES,
   type CrisisData,
   crisisBody,
   derivedNextSteps,
   type LifecycleData,
   lifecycleBody,
   messageId,
+  TREND_ALERT_EVENT,
+  TREND_LIFECYCLE_ALERT_EVENT,
   type VelocityData,
-} from '../webhooks/payloads.ts';
-import { CRISIS_EVENT_TYPES } from '../webhooks/wiring.ts';
+} from '../alerts/index.ts';
+import { TREND_LIFECYCLE_EVENT, TREND_VELOCITY_EVENT } from '../trends/recompute.ts';
+import type { TrendItemView } from '../trends/service.ts';
 import { type StreamEnvelope, type StreamHub, trendKeysOf } from './hub.ts';
 
 /** `trend.update` messages for freshly recomputed trends (24-hour snapshot). */
@@ -41,13 +43,13 @@ export function registerStreamEvents(events: DomainEvents, hub: StreamHub, baseU
     const data = event.data as unknown as VelocityData;
     const trend_keys = trendKeysOf(data.trend_name);
     const body = alertBody(messageId(event.id), event, data, baseUrl, derivedNextSteps(data, {}));
-    await hub.publish({ type: 'trend.alert.created', data: body, trend_keys });
+    await hub.publish({ type: TREND_ALERT_EVENT, data: body, trend_keys });
   });
   events.on(TREND_LIFECYCLE_EVENT, async (event: DomainEvent) => {
     const data = event.data as unknown as LifecycleData;
     const trend_keys = trendKeysOf(data.trend_name);
     await hub.publish({
-      type: 'trend.lifecycle.changed',
+      type: TREND_LIFECYCLE_ALERT_EVENT,
       data: lifecycleBody(messageId(event.id), event, data, baseUrl),
       trend_keys,
     });

@@ -7,8 +7,7 @@ import type { Clock } from '../../platform/clock.ts';
 import { LocalPubSub, type PubSub } from '../../platform/pubsub.ts';
 import { normaliseKey } from '../trends/extraction.ts';
 
-export const STREAM_CHANNEL = 'stream:events';
-export const CLOSE_TOO_SLOW = 1013;
+const STREAM_CHANNEL = 'stream:events';
 
 /** What travels over pub/sub: the message plus who may see it. */
 export interface StreamEnvelope {
@@ -20,7 +19,7 @@ export interface StreamEnvelope {
   trend_keys?: string[];
 }
 
-export interface StreamClient {
+interface StreamClient {
   socket: WebSocket;
   userId: number;
   /** Normalised trend keys; null = every trend. */
@@ -28,7 +27,7 @@ export interface StreamClient {
   alive: boolean;
 }
 
-export interface StreamHubOptions {
+interface StreamHubOptions {
   /** Unsent bytes a client may have queued before it is dropped. Default 1 MiB. */
   maxBufferedBytes?: number;
   /** Ping interval; a client that did not answer the previous ping is dropped. Default 30 s. */

@@ -43,8 +43,8 @@ export async function streamRoutes(app: App, { hub }: { hub: StreamHub }): Promi
           if (filter === 'invalid') {
             return done(
               badRequest(
-                'query.trends must be a comma-separated list of at most 50 trend names (each ≤ 100 characters).',
-                'query.trends',
+                'trends must be a comma-separated list of at most 50 trend names (each ≤ 100 characters).',
+                'trends',
               ),
             );
           }

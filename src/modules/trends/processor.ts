@@ -88,9 +88,9 @@ export class TrendProcessor {
     await this.store.transaction(async (trx) => {
       // Claim first: a signal another process counted meanwhile must not be counted twice.
       const claimed = await this.store.claimProcessed(
-        trx,
         pending.map((s) => s.id),
         now,
+        trx,
       );
       if (claimed.size < pending.length) {
         const keep = pending.map((s) => claimed.has(s.id));
@@ -100,7 +100,7 @@ export class TrendProcessor {
         );
       }
       await slicer.maybeYield();
-      const known = await this.store.trendsByKey(trx, [...byKey.keys()]);
+      const known = await this.store.trendsByKey([...byKey.keys()], trx);
       const ids = new Map<string, number>();
       const trends: Insertable<TrendsTable>[] = [];
       for (const [key, acc] of byKey) {
@@ -120,7 +120,7 @@ export class TrendProcessor {
       }
       for (const part of slices(trends)) {
         await slicer.maybeYield();
-        for (const [key, id] of await this.store.upsertTrends(trx, part)) ids.set(key, id);
+        for (const [key, id] of await this.store.upsertTrends(part, trx)) ids.set(key, id);
       }
       const hourly: HourlyIncrement[] = [];
       const minutes: { trend_id: number; minute: number; mentions: number }[] = [];
@@ -133,26 +133,26 @@ export class TrendProcessor {
       }
       for (const part of slices(surfaces)) {
         await slicer.maybeYield();
-        await this.store.addSurfaces(trx, part);
+        await this.store.addSurfaces(part, trx);
       }
       for (const part of slices(hourly)) {
         await slicer.maybeYield();
-        await this.store.addHourly(trx, part);
+        await this.store.addHourly(part, trx);
       }
       for (const part of slices(minutes)) {
         await slicer.maybeYield();
-        await this.store.addMinutely(trx, part);
+        await this.store.addMinutely(part, trx);
       }
       // The title is the most frequent surface form over the trend's whole history; most batches change none.
       await slicer.maybeYield();
       const existing = [...known.values()];
       const forms = await this.store.surfacesOf(
-        trx,
         existing.map((t) => t.id),
+        trx,
       );
       for (const trend of existing) {
         const title = titleFrom(forms.get(trend.id) ?? new Map());
-        if (title !== '' && title !== trend.title) await this.store.setTitle(trx, trend.id, title);
+        if (title !== '' && title !== trend.title) await this.store.setTitle(trend.id, title, trx);
       }
     });
     let mentions = 0;

@@ -143,14 +143,14 @@ export class MetricsRecomputer {
     if (dirty.length === 0) return { trends: 0, events: 0 };
     const now = this.clock.now();
     const ids = dirty.map((d) => d.id);
-    const rows = await this.store.trendsByIds(this.store.db, ids);
+    const rows = await this.store.trendsByIds(ids);
     const windows = SNAPSHOT_PERIODS.map((p) => periodWindow(p, now));
     const views = await this.trends.compute(rows, windows, now);
     const extra = (await this.options.thresholds?.()) ?? [];
     const levels = [...new Set([...VELOCITY_LEVELS, ...extra])].sort((a, b) => a - b);
     let recorded = 0;
     await this.store.transaction(async (trx) => {
-      const previous = await this.store.snapshots(trx, ids, EVENT_PERIOD);
+      const previous = await this.store.snapshots(ids, EVENT_PERIOD, trx);
       const snapshots: SnapshotRow[] = [];
       const events: DomainEvent[] = [];
       for (const [id, list] of views) {
@@ -164,10 +164,10 @@ export class MetricsRecomputer {
       const slicer = new TimeSlicer();
       for (let i = 0; i < snapshots.length; i += SNAPSHOTS_PER_STATEMENT) {
         await slicer.maybeYield();
-        await this.store.upsertSnapshots(trx, snapshots.slice(i, i + SNAPSHOTS_PER_STATEMENT));
+        await this.store.upsertSnapshots(snapshots.slice(i, i + SNAPSHOTS_PER_STATEMENT), trx);
       }
       for (const event of events) await this.events.record(trx, event);
-      await this.store.clearDirty(trx, dirty);
+      await this.store.clearDirty(dirty, trx);
       recorded = events.length;
     });
     this.trends.snapshotsChanged();

@@ -19,9 +19,6 @@ import type { TrendsService } from './service.ts';
 
 const SENTIMENT_CATEGORIES = ['positive', 'negative', 'neutral', 'mixed'] as const;
 
-/** Serialised list answers (the list is the hottest read and its JSON the biggest cost), per query. */
-const BODY_CACHE_SIZE = 256;
-
 export interface TrendRoutesOptions {
   trends: TrendsService;
   /** Resolves the `interest` filter: one of the caller's interests (404 for anyone else's). */
@@ -30,7 +27,6 @@ export interface TrendRoutesOptions {
 
 export async function trendRoutes(app: App, { trends, interests }: TrendRoutesOptions): Promise<void> {
   const read = { access: { permission: 'read' as const } };
-  const bodies = new Map<string, { version: number; at: number; body: string }>();
   app.addSchema(TrendItemSchema);
 
   app.get(
@@ -74,30 +70,13 @@ export async function trendRoutes(app: App, { trends, interests }: TrendRoutesOp
         interest === undefined
           ? undefined
           : (await interests.get(requirePrincipal(request).userId, interest)).key;
-      // Date ranges are computed from the buckets at request time; periods read snapshots, whose answer
-      // stays the same until the next recompute pass, so its serialised form is kept until then.
-      const cacheable = query.start_date === undefined && query.end_date === undefined;
-      const key = cacheable ? JSON.stringify([query, interestKey ?? null, interest ?? null]) : '';
-      const hit = cacheable ? bodies.get(key) : undefined;
       reply.type('application/json; charset=utf-8');
-      // Already serialised by this route's response schema: sent as it is.
-      if (hit && trends.isCurrent(hit)) return reply.send(hit.body as never);
-      const stamp = trends.listStamp();
-      const result = await trends.list({ ...query, interestKey });
-      const body = reply.serialize({
-        ...result,
-        meta: {
-          ...result.meta,
-          interest: interest ?? null,
-          interests: query.interests ?? null,
-          exclude_sentiment: query.exclude_sentiment ?? null,
-          min_snapshots: query.min_snapshots ?? null,
-        },
-      }) as string;
-      if (cacheable) {
-        if (bodies.size >= BODY_CACHE_SIZE) bodies.delete(bodies.keys().next().value!);
-        bodies.set(key, { ...stamp, body });
-      }
+      // Serialised by this route's response schema (the service keeps a period's body until the next
+      // recompute pass): sent as it is.
+      const body = await trends.listBody(
+        { ...query, interest, interestKey },
+        (list) => reply.serialize(list) as string,
+      );
       return reply.send(body as never);
     },
   );

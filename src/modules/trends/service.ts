@@ -1,6 +1,7 @@
 // Trends as the API shows them: metrics computed from the stored buckets with the formulas in metrics.ts.
 import type { Selectable } from 'kysely';
 import { type Clock, isoString } from '../../platform/clock.ts';
+import { dayRange } from '../../platform/dates.ts';
 import type { TrendsTable } from '../../platform/db/schema.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
 import { TimeSlicer } from '../../platform/scheduling.ts';
@@ -18,7 +19,7 @@ import {
   type TrendMetrics,
   velocityTrend,
 } from './metrics.ts';
-import type { Executor, ListFilter, ListSort, SnapshotRow, TrendsStore } from './store.ts';
+import type { ListFilter, ListSort, SnapshotRow, TrendsStore } from './store.ts';
 
 const MINUTE_MS = 60_000;
 // The velocity baseline looks at the same hour of the week up to 4 weeks back.
@@ -87,14 +88,14 @@ export function periodWindow(period: PeriodName, now: number): MetricWindow {
 // Trends whose buckets are read per query in `compute`: up to 60 days of hourly rows each, so a read stays short.
 const CHUNK = 50;
 const DAY_MS = 24 * HOUR_MS;
-/** A custom range may span at most this many days (buckets are kept 400 days by default). */
-export const MAX_RANGE_DAYS = 400;
 
 export interface ListParams {
   search?: string;
   category?: string;
   period?: PeriodName;
-  /** Normalised keyword of the caller's interest. */
+  /** The caller's interest the list is filtered by (its id, echoed in `meta`)… */
+  interest?: number;
+  /** …and its normalised keyword. */
   interestKey?: string;
   /** Keywords (as written): trends whose name holds any of them as whole words. */
   interests?: string[];
@@ -110,7 +111,7 @@ export interface ListParams {
   offset?: number;
 }
 
-export interface ListMeta {
+interface ListMeta {
   total: number;
   limit: number;
   offset: number;
@@ -121,6 +122,16 @@ export interface ListMeta {
   category: string | null;
   start_date: string | null;
   end_date: string | null;
+  interest: number | null;
+  interests: string[] | null;
+  exclude_sentiment: string[] | null;
+  min_snapshots: number | null;
+}
+
+interface TrendList {
+  trends: TrendItemView[];
+  total: number;
+  meta: ListMeta;
 }
 
 /**
@@ -133,8 +144,8 @@ export function interestKeys(keywords: string[]): string[] {
     const key = normaliseKey(keyword.trim().replace(/^#/, ''));
     if (key === null) {
       throw badRequest(
-        `query.interests: "${keyword}" has no words a trend could be named by (only stop-words, a URL or too short).`,
-        'query.interests',
+        `interests: "${keyword}" has no words a trend could be named by (only stop-words, a URL or too short).`,
+        'interests',
       );
     }
     keys.add(key);
@@ -143,37 +154,22 @@ export function interestKeys(keywords: string[]): string[] {
 }
 
 /** A custom date range as a window: whole UTC days, up to now when it ends today. */
-export function rangeWindow(
+function rangeWindow(
   startDate: string | undefined,
   endDate: string | undefined,
   now: number,
 ): MetricWindow & { startDate: string; endDate: string } {
-  const today = new Date(now).toISOString().slice(0, 10);
-  const end = endDate ?? today;
-  const start = startDate ?? end;
-  const startMs = Date.parse(`${start}T00:00:00Z`);
-  const endMs = Date.parse(`${end}T00:00:00Z`);
-  if (end > today)
-    throw badRequest(`end_date ${end} is in the future (today is ${today} UTC).`, 'query.end_date');
-  if (startMs > endMs) {
-    throw badRequest(
-      `start_date ${start} is after end_date ${end}.`,
-      startDate ? 'query.start_date' : 'query.end_date',
-    );
-  }
-  if ((endMs - startMs) / DAY_MS + 1 > MAX_RANGE_DAYS) {
-    throw badRequest(`A date range may span at most ${MAX_RANGE_DAYS} days.`, 'query.start_date');
-  }
-  const live = end === today;
-  const endHour = live ? hourIndex(now) : hourIndex(endMs + DAY_MS - 1);
-  const fromHour = hourIndex(startMs);
+  const range = dayRange(startDate, endDate, now);
+  const live = range.endsToday;
+  const endHour = live ? hourIndex(now) : hourIndex(range.endMs - 1);
+  const fromHour = hourIndex(range.startMs);
   return {
     period: 'custom',
     periodHours: endHour - fromHour + 1,
     endHour,
     live,
-    startDate: start,
-    endDate: end,
+    startDate: range.startDate,
+    endDate: range.endDate,
   };
 }
 
@@ -234,16 +230,23 @@ function compareBy(sortBy: ListSort, order: 'asc' | 'desc') {
   };
 }
 
-/** Pages of snapshot lists kept in memory; they are dropped whenever snapshots change, and after 1 s. */
+/** List answers kept in memory; they are dropped whenever snapshots change, and after 1 s. */
 const LIST_CACHE_SIZE = 256;
 const LIST_CACHE_MS = 1000;
 
-type SnapshotPage = { rows: TrendItemView[]; total: number };
+/** A list answer and, once asked for, its serialised form. */
+interface ListEntry {
+  at: number;
+  version: number;
+  list: TrendList;
+  body?: string;
+}
 
 export class TrendsService {
-  // Snapshots change at most once per recompute pass (every second), while the list is the hottest read:
-  // a page is served from memory until the next pass (or 1 s, for snapshots written by another instance).
-  private readonly pages = new Map<string, { at: number; version: number; page: SnapshotPage }>();
+  // Snapshots change at most once per recompute pass (every second), while the list is the hottest read and
+  // its JSON the biggest cost: a period's answer (and its JSON) is served from memory until the next pass,
+  // or for 1 s (snapshots another instance wrote). Date ranges are computed from the buckets every time.
+  private readonly lists = new Map<string, ListEntry>();
   private version = 0;
 
   constructor(
@@ -251,39 +254,41 @@ export class TrendsService {
     private readonly clock: Clock,
   ) {}
 
-  /**
-   * Identifies the snapshot state a cached list answer was built from: equal stamps give equal answers for
-   * equal queries without a date range (pages also age out after 1 s, for snapshots another instance wrote).
-   */
-  listStamp(): { version: number; at: number } {
-    return { version: this.version, at: this.clock.now() };
-  }
-
-  /** Whether an answer built at `stamp` may still be served. */
-  isCurrent(stamp: { version: number; at: number }): boolean {
-    const now = this.clock.now();
-    return stamp.version === this.version && now >= stamp.at && now - stamp.at < LIST_CACHE_MS;
-  }
-
-  /** Called when snapshots were rewritten: cached list pages are out of date. */
+  /** Called when snapshots were rewritten: cached lists are out of date. */
   snapshotsChanged(): void {
     this.version++;
-    this.pages.clear();
+    this.lists.clear();
   }
 
-  private async snapshotPage(query: Parameters<TrendsStore['listSnapshots']>[0]): Promise<SnapshotPage> {
-    const key = JSON.stringify(query);
+  /**
+   * `GET /api/trends` serialised by `serialize`: snapshots for a period (a cached answer keeps its serialised
+   * form, so a repeat costs a lookup, without a promise); a date range is computed from the buckets.
+   */
+  listBody(params: ListParams, serialize: (list: TrendList) => string): string | Promise<string> {
+    const cacheable = params.start_date === undefined && params.end_date === undefined;
+    const key = cacheable ? JSON.stringify(params) : '';
     const now = this.clock.now();
-    const hit = this.pages.get(key);
-    if (hit && this.isCurrent(hit)) return hit.page;
-    const version = this.version;
-    const { rows, total } = await this.store.listSnapshots(query);
-    const page = { rows: rows.map(fromSnapshot), total };
-    if (version === this.version) {
-      if (this.pages.size >= LIST_CACHE_SIZE) this.pages.delete(this.pages.keys().next().value!);
-      this.pages.set(key, { at: now, version, page });
+    const hit = cacheable ? this.lists.get(key) : undefined;
+    if (hit && hit.version === this.version && now >= hit.at && now - hit.at < LIST_CACHE_MS) {
+      hit.body ??= serialize(hit.list);
+      return hit.body;
     }
-    return page;
+    return this.freshList(params, cacheable ? key : undefined, now).then((entry) => {
+      entry.body ??= serialize(entry.list);
+      return entry.body;
+    });
+  }
+
+  /** Computes a list answer and keeps it under `key` unless snapshots changed meanwhile. */
+  private async freshList(params: ListParams, key: string | undefined, now: number): Promise<ListEntry> {
+    const version = this.version;
+    const entry: ListEntry = { at: now, version, list: await this.compileList(params) };
+    if (key !== undefined && version === this.version) {
+      this.lists.delete(key);
+      if (this.lists.size >= LIST_CACHE_SIZE) this.lists.delete(this.lists.keys().next().value!);
+      this.lists.set(key, entry);
+    }
+    return entry;
   }
 
   async get(id: number, period: PeriodName = '24h'): Promise<TrendItemView> {
@@ -306,7 +311,6 @@ export class TrendsService {
     trends: TrendRow[],
     windows: MetricWindow[],
     now: number,
-    executor: Executor = this.store.reader,
   ): Promise<Map<number, TrendItemView[]>> {
     const out = new Map<number, TrendItemView[]>();
     if (trends.length === 0 || windows.length === 0) return out;
@@ -320,9 +324,9 @@ export class TrendsService {
     for (let i = 0; i < trends.length; i += CHUNK) {
       const part = trends.slice(i, i + CHUNK);
       const ids = part.map((t) => t.id);
-      const hourlyByTrend = groupBy(await this.store.hourlyRowsFor(executor, ids, fromHour, toHour));
+      const hourlyByTrend = groupBy(await this.store.hourlyRowsFor(ids, fromHour, toHour));
       const minutesByTrend = needMinutes
-        ? groupBy(await this.store.minuteRowsFor(executor, ids, nowMinute - 59, nowMinute))
+        ? groupBy(await this.store.minuteRowsFor(ids, nowMinute - 59, nowMinute))
         : new Map();
       for (const trend of part) {
         await slicer.maybeYield();
@@ -386,8 +390,8 @@ export class TrendsService {
     };
   }
 
-  /** `GET /api/trends`: snapshots for a period; a date range is computed from the buckets. */
-  async list(params: ListParams): Promise<{ trends: TrendItemView[]; total: number; meta: ListMeta }> {
+  /** The list answer itself: a page of snapshots, or of a date range computed from the buckets. */
+  private async compileList(params: ListParams): Promise<TrendList> {
     const limit = params.limit ?? 20;
     const offset = params.offset ?? 0;
     const sortBy = params.sort_by ?? 'volume';
@@ -398,7 +402,7 @@ export class TrendsService {
       if (category === null) {
         throw badRequest(
           `category "${params.category}" is not in the taxonomy; GET /api/trends/categories lists names and slugs.`,
-          'query.category',
+          'category',
         );
       }
       filter.categories = descendantsOf(category.name);
@@ -414,6 +418,10 @@ export class TrendsService {
       order,
       search: params.search ?? null,
       category: params.category ?? null,
+      interest: params.interest ?? null,
+      interests: params.interests ?? null,
+      exclude_sentiment: params.exclude_sentiment ?? null,
+      min_snapshots: params.min_snapshots ?? null,
     };
     if (params.start_date === undefined && params.end_date === undefined) {
       const period = params.period ?? '24h';
@@ -425,7 +433,7 @@ export class TrendsService {
           toHour: endHour,
         };
       }
-      const { rows, total } = await this.snapshotPage({
+      const { rows, total } = await this.store.listSnapshots({
         ...filter,
         period,
         sortBy,
@@ -434,7 +442,7 @@ export class TrendsService {
         offset,
       });
       return {
-        trends: rows,
+        trends: rows.map(fromSnapshot),
         total,
         meta: { total, ...meta, period, start_date: null, end_date: null },
       };
@@ -453,7 +461,7 @@ export class TrendsService {
     const rows: TrendRow[] = [];
     for (let i = 0; i < candidates.length; i += CHUNK) {
       const ids = candidates.slice(i, i + CHUNK).map((c) => c.trend_id);
-      rows.push(...(await this.store.trendsByIds(this.store.reader, ids)));
+      rows.push(...(await this.store.readTrendsByIds(ids)));
     }
     const pageMeta = { ...meta, period: 'custom', start_date: window.startDate, end_date: window.endDate };
     let page: TrendItemView[];

@@ -8,9 +8,10 @@ import {
   type Transaction,
 } from 'kysely';
 import type { Database, DB, Dialect } from '../../platform/db/index.ts';
+import { containsPattern, likeEscape } from '../../platform/db/like.ts';
 import type { TrendHourlyTable, TrendMetricsTable, TrendsTable } from '../../platform/db/schema.ts';
 
-export type Executor = DB | Transaction<Database>;
+type Executor = DB | Transaction<Database>;
 
 export interface PendingSignal {
   id: number;
@@ -61,11 +62,6 @@ export interface ListQuery extends ListFilter {
   offset: number;
 }
 
-/** A LIKE pattern that matches `text` literally (escape character `\\`). */
-function likeEscape(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
 /** The list filters as one condition on the trends table aliased `t`. */
 // biome-ignore lint/suspicious/noExplicitAny: used by queries of different shapes that all join `trends as t`.
 function trendFilter(filter: ListFilter): (eb: ExpressionBuilder<any, any>) => Expression<SqlBool> {
@@ -73,7 +69,7 @@ function trendFilter(filter: ListFilter): (eb: ExpressionBuilder<any, any>) => E
     const parts: Expression<SqlBool>[] = [];
     if (filter.categories !== undefined) parts.push(eb('t.category', 'in', filter.categories));
     if (filter.search !== undefined) {
-      const pattern = `%${likeEscape(filter.search.toLowerCase())}%`;
+      const pattern = containsPattern(filter.search);
       parts.push(
         eb.or([
           sql<SqlBool>`t.key like ${pattern} escape '\\'`,
@@ -100,10 +96,10 @@ function containsWords(key: string): Expression<SqlBool>[] {
 
 export class TrendsStore {
   constructor(
-    readonly db: DB,
-    readonly dialect: Dialect = 'sqlite',
+    private readonly db: DB,
+    private readonly dialect: Dialect = 'sqlite',
     /** Reads that serve requests (lists, details, analytics): never queued behind ingestion's writes. */
-    readonly reader: DB = db,
+    private readonly reader: DB = db,
   ) {}
 
   transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
@@ -125,7 +121,7 @@ export class TrendsStore {
    * Marks signals processed unless another process already did; returns the ids this call claimed. On
    * PostgreSQL a concurrent claimer waits for the row locks and then sees them processed.
    */
-  async claimProcessed(trx: Executor, ids: number[], at: number): Promise<Set<number>> {
+  async claimProcessed(ids: number[], at: number, trx: Executor = this.db): Promise<Set<number>> {
     const claimed = new Set<number>();
     for (const part of chunks(ids)) {
       const rows = await trx
@@ -141,7 +137,10 @@ export class TrendsStore {
   }
 
   /** Ids and titles of the trends with the given keys. */
-  async trendsByKey(trx: Executor, keys: string[]): Promise<Map<string, { id: number; title: string }>> {
+  async trendsByKey(
+    keys: string[],
+    trx: Executor = this.db,
+  ): Promise<Map<string, { id: number; title: string }>> {
     const out = new Map<string, { id: number; title: string }>();
     for (const part of chunks(keys)) {
       const rows = await trx
@@ -159,7 +158,7 @@ export class TrendsStore {
    * given title, type and category; an existing one keeps them and gains the mentions and seen times.
    * Returns key → id.
    */
-  async upsertTrends(trx: Executor, rows: Insertable<TrendsTable>[]): Promise<Map<string, number>> {
+  async upsertTrends(rows: Insertable<TrendsTable>[], trx: Executor = this.db): Promise<Map<string, number>> {
     const out = new Map<string, number>();
     // 8 columns per row: 100 rows stay below SQLite's bound-parameter limit.
     for (let i = 0; i < rows.length; i += 100) {
@@ -182,8 +181,8 @@ export class TrendsStore {
   }
 
   async addSurfaces(
-    trx: Executor,
     rows: { trend_id: number; surface: string; count: number }[],
+    trx: Executor = this.db,
   ): Promise<void> {
     for (const part of chunks(rows)) {
       await trx
@@ -199,7 +198,7 @@ export class TrendsStore {
   }
 
   /** Surface-form counts of the given trends, grouped by trend. */
-  async surfacesOf(trx: Executor, trendIds: number[]): Promise<Map<number, Map<string, number>>> {
+  async surfacesOf(trendIds: number[], trx: Executor = this.db): Promise<Map<number, Map<string, number>>> {
     const out = new Map<number, Map<string, number>>();
     for (const part of chunks(trendIds)) {
       const rows = await trx
@@ -219,11 +218,11 @@ export class TrendsStore {
     return out;
   }
 
-  async setTitle(trx: Executor, id: number, title: string): Promise<void> {
+  async setTitle(id: number, title: string, trx: Executor = this.db): Promise<void> {
     await trx.updateTable('trends').set({ title }).where('id', '=', id).where('title', '!=', title).execute();
   }
 
-  async addHourly(trx: Executor, rows: HourlyIncrement[]): Promise<void> {
+  async addHourly(rows: HourlyIncrement[], trx: Executor = this.db): Promise<void> {
     for (const part of chunks(rows)) {
       await trx
         .insertInto('trend_hourly')
@@ -241,8 +240,8 @@ export class TrendsStore {
   }
 
   async addMinutely(
-    trx: Executor,
     rows: { trend_id: number; minute: number; mentions: number }[],
+    trx: Executor = this.db,
   ): Promise<void> {
     for (const part of chunks(rows)) {
       await trx
@@ -259,6 +258,15 @@ export class TrendsStore {
 
   async pruneMinutesBefore(minute: number): Promise<void> {
     await this.db.deleteFrom('trend_minutely').where('minute', '<', minute).execute();
+  }
+
+  /** How many trends are stored. */
+  async count(): Promise<number> {
+    const row = await this.db
+      .selectFrom('trends')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
   }
 
   findTrend(id: number) {
@@ -294,8 +302,9 @@ export class TrendsStore {
     return new Map(rows.map((r) => [r.category, Number(r.n)]));
   }
 
-  hourlyRowsFor(trx: Executor, trendIds: number[], fromHour: number, toHour: number) {
-    return trx
+  /** Hourly buckets of several trends (a request's or the engine's computation: the read connection). */
+  hourlyRowsFor(trendIds: number[], fromHour: number, toHour: number) {
+    return this.reader
       .selectFrom('trend_hourly')
       .select(['trend_id', 'platform', 'hour', 'mentions', 'sentiment_sum', 'positive', 'negative'])
       .where('trend_id', 'in', trendIds)
@@ -304,8 +313,9 @@ export class TrendsStore {
       .execute();
   }
 
-  minuteRowsFor(trx: Executor, trendIds: number[], fromMinute: number, toMinute: number) {
-    return trx
+  /** Minute buckets of several trends, on the read connection. */
+  minuteRowsFor(trendIds: number[], fromMinute: number, toMinute: number) {
+    return this.reader
       .selectFrom('trend_minutely')
       .select(['trend_id', 'minute', 'mentions'])
       .where('trend_id', 'in', trendIds)
@@ -314,8 +324,13 @@ export class TrendsStore {
       .execute();
   }
 
-  trendsByIds(trx: Executor, ids: number[]) {
-    return trx.selectFrom('trends').selectAll().where('id', 'in', ids).execute();
+  trendsByIds(ids: number[], executor: Executor = this.db) {
+    return executor.selectFrom('trends').selectAll().where('id', 'in', ids).execute();
+  }
+
+  /** `trendsByIds` for a request: on the read connection. */
+  readTrendsByIds(ids: number[]) {
+    return this.trendsByIds(ids, this.reader);
   }
 
   /** Trends whose snapshots are out of date, oldest id first, with their change counter. */
@@ -354,7 +369,7 @@ export class TrendsStore {
   }
 
   /** Clears the change counter of trends whose counter is still what was read (no change since). */
-  async clearDirty(trx: Executor, read: { id: number; dirty: number }[]): Promise<void> {
+  async clearDirty(read: { id: number; dirty: number }[], trx: Executor = this.db): Promise<void> {
     const byValue = new Map<number, number[]>();
     for (const { id, dirty } of read) {
       const ids = byValue.get(dirty) ?? [];
@@ -374,7 +389,11 @@ export class TrendsStore {
   }
 
   /** The current snapshots of one period for the given trends (locked until commit on PostgreSQL). */
-  async snapshots(trx: Executor, trendIds: number[], period: string): Promise<Map<number, SnapshotRow>> {
+  async snapshots(
+    trendIds: number[],
+    period: string,
+    trx: Executor = this.db,
+  ): Promise<Map<number, SnapshotRow>> {
     const out = new Map<number, SnapshotRow>();
     for (const part of chunks(trendIds)) {
       const rows = await trx
@@ -389,7 +408,7 @@ export class TrendsStore {
     return out;
   }
 
-  async upsertSnapshots(trx: Executor, rows: SnapshotRow[]): Promise<void> {
+  async upsertSnapshots(rows: SnapshotRow[], trx: Executor = this.db): Promise<void> {
     // 17 columns per row: 50 rows stay far below SQLite's bound-parameter limit.
     for (let i = 0; i < rows.length; i += 50) {
       await trx

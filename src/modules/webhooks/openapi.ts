@@ -1,7 +1,7 @@
 // The OpenAPI `webhooks` section: every body Crestwatch POSTs to a subscriber, with the delivery headers.
 
+import { USER_AGENT } from './delivery.ts';
 import { CrisisBody, DigestBody, TestBody, TrendAlertBody, TrendLifecycleBody } from './schemas.ts';
-import { USER_AGENT } from './service.ts';
 
 const plain = (schema: unknown) => JSON.parse(JSON.stringify(schema)) as Record<string, unknown>;
 

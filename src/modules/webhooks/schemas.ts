@@ -1,16 +1,15 @@
 // Webhook subscriptions, executions and the outbound event bodies (the OpenAPI `webhooks` section).
 import Type, { type Static } from 'typebox';
 import { DateTime, IdParam, Nullable, StrictObject } from '../../platform/schemas.ts';
+import { SEVERITIES } from '../alerts/index.ts';
 
 export const TRIGGER_TYPES = ['trend_velocity', 'trend_lifecycle', 'crisis_event'] as const;
 export type TriggerType = (typeof TRIGGER_TYPES)[number];
 export const DELIVERY_MODES = ['instant_stream', 'digest'] as const;
 export type DeliveryMode = (typeof DELIVERY_MODES)[number];
-export const SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
-export type Severity = (typeof SEVERITIES)[number];
-export const EXECUTION_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+const EXECUTION_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 
-export const MAX_COOLDOWN_SECONDS = 86_400;
+const MAX_COOLDOWN_SECONDS = 86_400;
 
 export const FiltersSchema = StrictObject(
   {

@@ -1,12 +1,11 @@
-// All SQL of the webhooks module.
-import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
+// All SQL of the webhooks module. Methods that may run inside a transaction take the executor last.
+import type { Insertable, Selectable, Transaction, Updateable } from 'kysely';
 import type { Database, DB } from '../../platform/db/index.ts';
 import type { WebhookDeliveriesTable, WebhookExecutionsTable, WebhookSubscriptionsTable } from './tables.ts';
 
 export type Executor = DB | Transaction<Database>;
 export type SubscriptionRow = Selectable<WebhookSubscriptionsTable>;
-export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
-export type ExecutionRow = Selectable<WebhookExecutionsTable>;
+type ExecutionRow = Selectable<WebhookExecutionsTable>;
 export type ExecutionView = ExecutionRow & { event_id: string; event: string };
 
 export class WebhooksStore {
@@ -16,12 +15,12 @@ export class WebhooksStore {
     return this.db.transaction().execute(fn);
   }
 
-  async insertSubscription(row: Insertable<WebhookSubscriptionsTable>, trx: Executor = this.db) {
-    return trx.insertInto('webhook_subscriptions').values(row).returningAll().executeTakeFirstOrThrow();
+  async insertSubscription(row: Insertable<WebhookSubscriptionsTable>, executor: Executor = this.db) {
+    return executor.insertInto('webhook_subscriptions').values(row).returningAll().executeTakeFirstOrThrow();
   }
 
-  listForUser(userId: number): Promise<SubscriptionRow[]> {
-    return this.db
+  listForUser(userId: number, executor: Executor = this.db): Promise<SubscriptionRow[]> {
+    return executor
       .selectFrom('webhook_subscriptions')
       .selectAll()
       .where('user_id', '=', userId)
@@ -29,8 +28,12 @@ export class WebhooksStore {
       .execute();
   }
 
-  findForUser(userId: number, id: number, trx: Executor = this.db): Promise<SubscriptionRow | undefined> {
-    return trx
+  findForUser(
+    userId: number,
+    id: number,
+    executor: Executor = this.db,
+  ): Promise<SubscriptionRow | undefined> {
+    return executor
       .selectFrom('webhook_subscriptions')
       .selectAll()
       .where('id', '=', id)
@@ -38,12 +41,12 @@ export class WebhooksStore {
       .executeTakeFirst();
   }
 
-  find(id: number, trx: Executor = this.db): Promise<SubscriptionRow | undefined> {
-    return trx.selectFrom('webhook_subscriptions').selectAll().where('id', '=', id).executeTakeFirst();
+  find(id: number, executor: Executor = this.db): Promise<SubscriptionRow | undefined> {
+    return executor.selectFrom('webhook_subscriptions').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  async update(id: number, patch: Updateable<WebhookSubscriptionsTable>, trx: Executor = this.db) {
-    return trx
+  async update(id: number, patch: Updateable<WebhookSubscriptionsTable>, executor: Executor = this.db) {
+    return executor
       .updateTable('webhook_subscriptions')
       .set(patch)
       .where('id', '=', id)
@@ -51,8 +54,8 @@ export class WebhooksStore {
       .executeTakeFirst();
   }
 
-  async deleteForUser(userId: number, id: number, trx: Executor = this.db): Promise<boolean> {
-    const result = await trx
+  async deleteForUser(userId: number, id: number, executor: Executor = this.db): Promise<boolean> {
+    const result = await executor
       .deleteFrom('webhook_subscriptions')
       .where('id', '=', id)
       .where('user_id', '=', userId)
@@ -60,8 +63,12 @@ export class WebhooksStore {
     return Number(result.numDeletedRows) > 0;
   }
 
-  activeByTrigger(triggerType: string, userId?: number): Promise<SubscriptionRow[]> {
-    let query = this.db
+  activeByTrigger(
+    triggerType: string,
+    userId?: number,
+    executor: Executor = this.db,
+  ): Promise<SubscriptionRow[]> {
+    let query = executor
       .selectFrom('webhook_subscriptions')
       .selectAll()
       .where('trigger_type', '=', triggerType)
@@ -70,8 +77,8 @@ export class WebhooksStore {
     return query.orderBy('id').execute();
   }
 
-  async activeThresholds(triggerType: string): Promise<number[]> {
-    const rows = await this.db
+  async activeThresholds(triggerType: string, executor: Executor = this.db): Promise<number[]> {
+    const rows = await executor
       .selectFrom('webhook_subscriptions')
       .select('threshold_value')
       .distinct()
@@ -86,13 +93,13 @@ export class WebhooksStore {
    * One statement, so two workers racing for the same slot cannot both win.
    */
   async claimCooldown(
-    trx: Executor,
     subscriptionId: number,
     subject: string,
     now: number,
     cooldownMs: number,
+    executor: Executor = this.db,
   ): Promise<boolean> {
-    const row = await trx
+    const row = await executor
       .insertInto('webhook_cooldowns')
       .values({ subscription_id: subscriptionId, subject, last_fired_at: now })
       .onConflict((oc) =>
@@ -107,8 +114,11 @@ export class WebhooksStore {
   }
 
   /** Undefined when this event was already recorded for the subscription (a repeated domain event). */
-  async insertDelivery(trx: Executor, row: Insertable<WebhookDeliveriesTable>): Promise<number | undefined> {
-    const inserted = await trx
+  async insertDelivery(
+    row: Insertable<WebhookDeliveriesTable>,
+    executor: Executor = this.db,
+  ): Promise<number | undefined> {
+    const inserted = await executor
       .insertInto('webhook_deliveries')
       .values(row)
       .onConflict((oc) => oc.columns(['subscription_id', 'event_id']).doNothing())
@@ -117,8 +127,8 @@ export class WebhooksStore {
     return inserted ? Number(inserted.id) : undefined;
   }
 
-  findDelivery(subscriptionId: number, eventId: string, trx: Executor = this.db) {
-    return trx
+  findDelivery(subscriptionId: number, eventId: string, executor: Executor = this.db) {
+    return executor
       .selectFrom('webhook_deliveries')
       .selectAll()
       .where('subscription_id', '=', subscriptionId)
@@ -126,12 +136,15 @@ export class WebhooksStore {
       .executeTakeFirst();
   }
 
-  getDelivery(id: number, trx: Executor = this.db) {
-    return trx.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst();
+  getDelivery(id: number, executor: Executor = this.db) {
+    return executor.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  async insertExecution(trx: Executor, row: Insertable<WebhookExecutionsTable>): Promise<number> {
-    const inserted = await trx
+  async insertExecution(
+    row: Insertable<WebhookExecutionsTable>,
+    executor: Executor = this.db,
+  ): Promise<number> {
+    const inserted = await executor
       .insertInto('webhook_executions')
       .values(row)
       .returning('id')
@@ -139,20 +152,23 @@ export class WebhooksStore {
     return Number(inserted.id);
   }
 
-  async updateExecution(
-    trx: Executor,
+  /** Updates an execution while it is pending; false when it no longer was (another attempt recorded it). */
+  async updatePendingExecution(
     id: number,
     patch: Updateable<WebhookExecutionsTable>,
-    onlyIfPending = true,
+    executor: Executor = this.db,
   ): Promise<boolean> {
-    let query = trx.updateTable('webhook_executions').set(patch).where('id', '=', id);
-    if (onlyIfPending) query = query.where('status', '=', 'pending');
-    const result = await query.executeTakeFirst();
+    const result = await executor
+      .updateTable('webhook_executions')
+      .set(patch)
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
 
-  getExecution(id: number, trx: Executor = this.db): Promise<ExecutionView | undefined> {
-    return trx
+  getExecution(id: number, executor: Executor = this.db): Promise<ExecutionView | undefined> {
+    return executor
       .selectFrom('webhook_executions as x')
       .innerJoin('webhook_deliveries as d', 'd.id', 'x.delivery_id')
       .selectAll('x')
@@ -161,8 +177,12 @@ export class WebhooksStore {
       .executeTakeFirst();
   }
 
-  listExecutions(subscriptionId: number, limit: number): Promise<ExecutionView[]> {
-    return this.db
+  listExecutions(
+    subscriptionId: number,
+    limit: number,
+    executor: Executor = this.db,
+  ): Promise<ExecutionView[]> {
+    return executor
       .selectFrom('webhook_executions as x')
       .innerJoin('webhook_deliveries as d', 'd.id', 'x.delivery_id')
       .selectAll('x')
@@ -173,8 +193,8 @@ export class WebhooksStore {
       .execute();
   }
 
-  async maxAttempt(deliveryId: number, trx: Executor = this.db): Promise<number> {
-    const row = await trx
+  async maxAttempt(deliveryId: number, executor: Executor = this.db): Promise<number> {
+    const row = await executor
       .selectFrom('webhook_executions')
       .select((eb) => eb.fn.max('attempt').as('attempt'))
       .where('delivery_id', '=', deliveryId)
@@ -185,10 +205,10 @@ export class WebhooksStore {
   // ---------- digest
 
   async addDigestItem(
-    trx: Executor,
     row: { subscription_id: number; event_id: string; body: string; created_at: number },
+    executor: Executor = this.db,
   ): Promise<boolean> {
-    const inserted = await trx
+    const inserted = await executor
       .insertInto('webhook_digest_items')
       .values(row)
       .onConflict((oc) => oc.columns(['subscription_id', 'event_id']).doNothing())
@@ -198,8 +218,12 @@ export class WebhooksStore {
   }
 
   /** Opens a digest window when none is open; true when this call opened it. */
-  async openDigestWindow(trx: Executor, subscriptionId: number, now: number): Promise<boolean> {
-    const result = await trx
+  async openDigestWindow(
+    subscriptionId: number,
+    now: number,
+    executor: Executor = this.db,
+  ): Promise<boolean> {
+    const result = await executor
       .updateTable('webhook_subscriptions')
       .set({ digest_window_start: now })
       .where('id', '=', subscriptionId)
@@ -208,8 +232,9 @@ export class WebhooksStore {
     return Number(result.numUpdatedRows) > 0;
   }
 
-  async takeDigestItems(trx: Executor, subscriptionId: number, before: number) {
-    const rows = await trx
+  /** Removes and returns the subscription's digest items created before `before`, oldest first. */
+  async takeDigestItems(subscriptionId: number, before: number, executor: Executor = this.db) {
+    const rows = await executor
       .selectFrom('webhook_digest_items')
       .selectAll()
       .where('subscription_id', '=', subscriptionId)
@@ -218,7 +243,7 @@ export class WebhooksStore {
       .orderBy('id')
       .execute();
     if (rows.length > 0) {
-      await trx
+      await executor
         .deleteFrom('webhook_digest_items')
         .where(
           'id',
@@ -232,8 +257,8 @@ export class WebhooksStore {
 
   // ---------- trend context (read-only view of the trend module's snapshot)
 
-  trendContext(trendId: number) {
-    return this.db
+  trendContext(trendId: number, executor: Executor = this.db) {
+    return executor
       .selectFrom('trend_metrics')
       .select(['lifecycle_stage', 'sentiment_category'])
       .where('trend_id', '=', trendId)
@@ -241,5 +266,3 @@ export class WebhooksStore {
       .executeTakeFirst();
   }
 }
-
-export type { Kysely };

@@ -2,17 +2,11 @@
 
 import type { DomainEvents } from '../../platform/events.ts';
 import type { JobWorker } from '../../platform/jobs/worker.ts';
-import { CRISIS_EVENT_ESCALATED, CRISIS_EVENT_OPENED, CRISIS_EVENT_RESOLVED } from '../crisis/events.ts';
+import { CRISIS_EVENT_TYPES } from '../alerts/index.ts';
 import { TREND_LIFECYCLE_EVENT, TREND_VELOCITY_EVENT } from '../trends/recompute.ts';
-import {
-  DELIVER_JOB,
-  type DeliverPayload,
-  DIGEST_JOB,
-  type DigestPayload,
-  type WebhooksService,
-} from './service.ts';
-
-export const CRISIS_EVENT_TYPES = [CRISIS_EVENT_OPENED, CRISIS_EVENT_ESCALATED, CRISIS_EVENT_RESOLVED];
+import { DELIVER_JOB, type DeliverPayload } from './delivery.ts';
+import type { WebhooksService } from './service.ts';
+import { DIGEST_JOB, type DigestPayload } from './triggering.ts';
 
 export function registerWebhookHandlers(
   webhooks: WebhooksService,

@@ -223,7 +223,7 @@ describe('crisis detection from social surges', () => {
     assert.match(String(res.headers['content-type']), /^text\/html/);
     assert.match(String(res.headers['content-security-policy']), /default-src 'none'/);
     assert.ok(!res.body.includes('<script>'), 'raw script tag in export');
-    assert.ok(res.body.includes('&#60;script&#62;alert(1)&#60;/script&#62;'));
+    assert.ok(res.body.includes('&lt;script&gt;alert(1)&lt;/script&gt;'));
   });
 
   it('filters narrow the list', async () => {
@@ -301,6 +301,29 @@ describe('crisis detection from social surges', () => {
         `${query}: ${JSON.stringify(res.data)}`,
       );
     }
+  });
+
+  it('date ranges: an end_date in the future or a range over 400 days → 400 naming the field', async () => {
+    const list = (query: string) =>
+      call(ctx.app, 'GET', `/api/intelligence/crisis-events?${query}`, { key: alice.key });
+    const day = (offsetDays: number) =>
+      new Date(clock.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
+    for (const [query, path] of [
+      [`end_date=${day(1)}`, 'query.end_date'],
+      [`start_date=${day(-10)}&end_date=${day(1)}`, 'query.end_date'],
+      [`start_date=${day(-400)}&end_date=${day(0)}`, 'query.start_date'],
+    ] as const) {
+      const res = await list(query);
+      assertProblem(res, 400);
+      assert.ok(
+        (res.data.errors ?? []).some((e: { path: string }) => e.path === path),
+        `${query}: ${JSON.stringify(res.data)}`,
+      );
+    }
+    // 400 days, today included, is the widest range.
+    const widest = await list(`start_date=${day(-399)}&end_date=${day(0)}`);
+    assert.equal(widest.statusCode, 200, widest.body);
+    assert.equal(widest.data.events.length, 2);
   });
 
   it('marks the surge subsided and records crisis.event.resolved', async () => {

@@ -5,10 +5,15 @@ import { contentHash, evidenceVersion, normaliseExcerpt } from '../../../src/mod
 import {
   baseline,
   countIndependent,
+  floodSeverity,
   freshness,
+  hazardSeverityBasis,
   isSurge,
+  type SurgeCount,
   severityFromScore,
   socialSeverity,
+  socialSeverityBasis,
+  usgsSeverity,
   type WindowMention,
   zScore,
 } from '../../../src/modules/crisis/scoring.ts';
@@ -96,6 +101,87 @@ describe('crisis formulas', () => {
     assert.equal(basis.independent_sources, 3);
     assert.equal(basis.surge, 1);
     assert.ok(['high', 'critical'].includes(severity));
+  });
+
+  it('severity_basis states the weights and bands the score is computed with', () => {
+    // Inputs whose parts are exact at two decimals, so the sentence's numbers reproduce the score.
+    const surge = (n: number, compound: number, engagement: number, origins: number): SurgeCount => ({
+      counted: Array.from({ length: n }, (_, i) => ({
+        ...mention(i, `o${i % origins}`, `text ${i}`),
+        compound,
+        engagement: i === 0 ? engagement : 0,
+      })),
+      raw: n,
+      origins: Array.from({ length: origins }, (_, i) => `o${i}`),
+    });
+    const calm = baseline([], 0, 3600_000);
+    for (const [count, z] of [
+      [surge(8, -0.6, 91, 4), 5], // surge 0.5, negativity 0.6, reach 0.5, corroboration 1
+      [surge(9, -0.2, 9990, 1), 10], // surge 1, negativity 0.2, reach 1, corroboration 0
+      [surge(9, -0.9, 0, 4), 2], // surge 0.2, negativity 0.9, reach 0.25, corroboration 1
+      [surge(5, -0.8, 94, 1), 0], // surge 0, negativity 0.8, reach 0.5, corroboration 0
+    ] as const) {
+      const { severity, basis } = socialSeverity(count, z, calm);
+      const text = socialSeverityBasis(basis);
+      const formula = /^score ([\d.]+) = 100 × \((.+?)\);/.exec(text);
+      assert.ok(formula, text);
+      const terms = [...formula[2].matchAll(/([\d.]+) × (\w+) ([\d.]+)/g)];
+      assert.deepEqual(
+        terms.map((t) => t[2]),
+        ['surge', 'negativity', 'reach', 'corroboration'],
+        text,
+      );
+      const stated = 100 * terms.reduce((sum, t) => sum + Number(t[1]) * Number(t[3]), 0);
+      assert.ok(Math.abs(stated - basis.score) < 0.051, `${text} (score from the sentence: ${stated})`);
+      assert.equal(Number(formula[1]), basis.score);
+      assert.equal(severityFromScore(stated), severity, text);
+      // Each stated band is where the computed severity changes.
+      const bands = [...(/Bands: (.+), else low/.exec(text)?.[1] ?? '').matchAll(/(\w+) ≥ ([\d.]+)/g)];
+      assert.deepEqual(
+        bands.map((b) => b[1]),
+        ['critical', 'high', 'medium'],
+        text,
+      );
+      for (const [, name, min] of bands) {
+        assert.equal(severityFromScore(Number(min)), name, text);
+        assert.notEqual(severityFromScore(Number(min) - 0.01), name, text);
+      }
+    }
+    assert.match(
+      socialSeverityBasis(socialSeverity(surge(8, -0.6, 91, 4), 5, calm).basis, 'critical'),
+      /peak \(critical\)\.$/,
+    );
+  });
+
+  it('hazard severity_basis states the mapping the severity is computed with', () => {
+    const usgs = hazardSeverityBasis('usgs', 'M 5.4 (ml), PAGER alert yellow');
+    assert.match(usgs, /^Provider severity M 5\.4 \(ml\), PAGER alert yellow\. Mapping: /);
+    const alerts = [...(/PAGER alert (.+?);/.exec(usgs)?.[1] ?? '').matchAll(/(\w+) → (\w+)/g)];
+    assert.equal(alerts.length, 4, usgs);
+    for (const [, alert, severity] of alerts) assert.equal(usgsSeverity(5, alert), severity, usgs);
+    const green = /green → \w+ \((\w+) from M ([\d.]+)\)/.exec(usgs);
+    assert.ok(green, usgs);
+    assert.equal(usgsSeverity(Number(green[2]), 'green'), green[1]);
+    assert.notEqual(usgsSeverity(Number(green[2]) - 0.01, 'green'), green[1]);
+    const bands = [
+      ...(/without an alert (.+), else low/.exec(usgs)?.[1] ?? '').matchAll(/≥ ([\d.]+) (\w+)/g),
+    ];
+    assert.deepEqual(
+      bands.map((b) => b[2]),
+      ['critical', 'high', 'medium'],
+      usgs,
+    );
+    for (const [, min, severity] of bands) {
+      assert.equal(usgsSeverity(Number(min), null), severity, usgs);
+      assert.notEqual(usgsSeverity(Number(min) - 0.01, null), severity, usgs);
+    }
+    assert.equal(usgsSeverity(1, null), 'low');
+    assert.equal(usgsSeverity(null, null), 'low');
+    const ea = hazardSeverityBasis('environment_agency', 'Flood warning (severity level 2)');
+    const levels = [...ea.matchAll(/(\d) \([^)]*\) → (\w+)/g)];
+    assert.equal(levels.length, 4, ea);
+    for (const [, level, severity] of levels) assert.equal(floodSeverity(Number(level)), severity, ea);
+    assert.equal(floodSeverity(null), 'low');
   });
 
   it('freshness windows', () => {

@@ -32,7 +32,7 @@ export const RELAXED_PLANS = JSON.stringify({
 export const TRENDS = { negative: 'Acme Cloud', positive: 'Zenith Phone', profane: 'Blorp Fest' } as const;
 
 /** 30 signals per trend over the last hours before `now`, each carrying the trend name as a keyword. */
-export function signalsAt(now: number) {
+function signalsAt(now: number) {
   const out: Record<string, unknown>[] = [];
   const sets: [string, string[]][] = [
     [TRENDS.negative, COMPLAINTS],

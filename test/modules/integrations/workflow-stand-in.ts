@@ -17,14 +17,14 @@ export const N8N_KEY = 'n8n_api_0f3c9d2e7b41a85fcafe1234567890abcdefSECRET';
 /** Put in the stand-in's error bodies: must never reach a Crestwatch response. */
 export const BODY_MARKER = 'STAND-IN-PRIVATE-BODY-7731';
 
-export interface ToolNode {
+interface ToolNode {
   type: string;
   parameters?: Record<string, unknown>;
   webhookId?: string;
   disabled?: boolean;
 }
 
-export interface ToolWorkflowFixture {
+interface ToolWorkflowFixture {
   id: string;
   name: string;
   active: boolean;
@@ -49,7 +49,7 @@ export interface N8nStandIn {
 }
 
 /** `httpMethod: null` leaves the parameter out, as n8n stores its default (GET). */
-export function webhookNode(path: string, httpMethod: string | string[] | null = 'POST'): ToolNode {
+function webhookNode(path: string, httpMethod: string | string[] | null = 'POST'): ToolNode {
   return {
     type: 'n8n-nodes-base.webhook',
     parameters: httpMethod === null ? { path } : { httpMethod, path, options: {} },
@@ -57,7 +57,7 @@ export function webhookNode(path: string, httpMethod: string | string[] | null =
   };
 }
 
-export const DEFAULT_WORKFLOWS: ToolWorkflowFixture[] = [
+const DEFAULT_WORKFLOWS: ToolWorkflowFixture[] = [
   {
     id: 'wf1',
     name: 'Social response',

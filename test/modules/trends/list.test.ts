@@ -469,29 +469,68 @@ describe('trend list, analytics, autocomplete and interests', () => {
     );
     assertProblem(await call(ctx.app, 'GET', '/api/user/interests'), 401);
   });
+  // The list caches snapshot pages: a snapshot rewritten behind the service's back (no recompute pass, so no
+  // snapshotsChanged) shows only once the cached answer is dropped.
+  const AURORA_TEXT = 'rewritten in the database';
+  const rewriteSnapshot = (trendId: number, text: string) =>
+    ctx.app.services.db
+      .updateTable('trend_metrics')
+      .set({ meta_description: text })
+      .where('trend_id', '=', trendId)
+      .where('period', '=', '24h')
+      .execute();
+  const descriptionOf = (res: { data: Json }, id: number) => find(res.data.trends, id).meta_description;
+
   test('a new trend shows in the list after the next pass, not a cached page', async () => {
+    const aurora = ids['aurora borealis']!;
     const before = await list('?limit=100');
     assert.equal(
       before.data.trends.some((t: Json) => t.title === 'zephyr kite'),
       false,
     );
-    await ctx.app.services.signals.ingest([
-      { source: 'x', external_id: 'zephyr-1', text: 'zephyr kite', keywords: ['zephyr kite'] },
-    ]);
-    const stillCached = await list('?limit=100');
-    assert.equal(stillCached.data.total, before.data.total, 'no pass yet: the same snapshots');
-    await ctx.app.services.engine.tick();
-    const after = await list('?limit=100');
-    assert.equal(after.data.total, before.data.total + 1);
-    assert.ok(after.data.trends.some((t: Json) => t.title === 'zephyr kite'));
+    const original = descriptionOf(before, aurora);
+    await rewriteSnapshot(aurora, AURORA_TEXT);
+    try {
+      await ctx.app.services.signals.ingest([
+        { source: 'x', external_id: 'zephyr-1', text: 'zephyr kite', keywords: ['zephyr kite'] },
+      ]);
+      const cached = await list('?limit=100');
+      assert.equal(cached.body, before.body, 'no pass yet: the cached answer, byte for byte');
+      const at = clock.now();
+      await ctx.app.services.engine.tick();
+      assert.equal(clock.now(), at, 'no time passed: only the pass can drop the cached answer');
+      const after = await list('?limit=100');
+      assert.equal(after.data.total, before.data.total + 1);
+      assert.ok(after.data.trends.some((t: Json) => t.title === 'zephyr kite'));
+    } finally {
+      await rewriteSnapshot(aurora, original);
+      ctx.app.services.trends.snapshotsChanged();
+    }
   });
-  test('a repeated list request is answered with the same JSON bytes until the next pass', async () => {
+
+  test('a repeated list request is answered with the same JSON bytes for up to 1 s', async () => {
+    const aurora = ids['aurora borealis']!;
     const first = await list('?limit=5&sort_by=velocity');
-    const second = await list('?limit=5&sort_by=velocity');
-    assert.match(String(second.headers['content-type']), /^application\/json/);
-    assert.equal(second.body, first.body);
-    assert.equal(second.data.meta.sort_by, 'velocity');
-    const other = await list('?limit=5&sort_by=name');
-    assert.notEqual(other.body, first.body);
+    const original = descriptionOf(first, aurora);
+    await rewriteSnapshot(aurora, AURORA_TEXT);
+    try {
+      const second = await list('?limit=5&sort_by=velocity');
+      assert.equal(second.statusCode, 200);
+      assert.match(String(second.headers['content-type']), /^application\/json/);
+      assert.equal(second.body, first.body, 'the cached answer: the rewritten snapshot does not show');
+      clock.advance(999);
+      assert.equal((await list('?limit=5&sort_by=velocity')).body, first.body, 'still cached at 999 ms');
+      // Another query is another answer, read from the snapshots now.
+      const other = await list('?limit=5&sort_by=name');
+      assert.equal(other.data.meta.sort_by, 'name');
+      assert.equal(descriptionOf(other, aurora), AURORA_TEXT);
+      clock.advance(1);
+      const aged = await list('?limit=5&sort_by=velocity');
+      assert.equal(aged.data.meta.sort_by, 'velocity');
+      assert.equal(descriptionOf(aged, aurora), AURORA_TEXT, 'after 1 s the snapshots are read again');
+    } finally {
+      await rewriteSnapshot(aurora, original);
+      ctx.app.services.trends.snapshotsChanged();
+    }
   });
 });

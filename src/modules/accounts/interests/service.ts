@@ -2,7 +2,7 @@
 // are one interest and match the same trends.
 import { type Clock, isoString } from '../../../platform/clock.ts';
 import { badRequest, conflict, notFound } from '../../../platform/errors.ts';
-import { normaliseKey } from '../../trends/extraction.ts';
+import { normaliseKey } from '../../trends/index.ts';
 import type { AlertCondition } from './schemas.ts';
 import type { InterestRow, InterestsStore } from './store.ts';
 
@@ -51,32 +51,32 @@ export class InterestsService {
     if (key === null) {
       throw badRequest(
         `keyword "${keyword}" has no words a trend could be named by (only stop-words, a URL or too short).`,
-        'body.keyword',
+        'keyword',
       );
     }
     const type = input.alert_condition_type ?? 'crisis';
     if (type === 'volume_above' && input.volume_threshold_value === undefined) {
       throw badRequest(
         'volume_threshold_value is required when alert_condition_type is volume_above.',
-        'body.volume_threshold_value',
+        'volume_threshold_value',
       );
     }
     if (type === 'growth_above' && input.percentage_growth_value === undefined) {
       throw badRequest(
         'percentage_growth_value is required when alert_condition_type is growth_above.',
-        'body.percentage_growth_value',
+        'percentage_growth_value',
       );
     }
     if (type !== 'volume_above' && input.volume_threshold_value !== undefined) {
       throw badRequest(
         'volume_threshold_value applies only to alert_condition_type volume_above.',
-        'body.volume_threshold_value',
+        'volume_threshold_value',
       );
     }
     if (type !== 'growth_above' && input.percentage_growth_value !== undefined) {
       throw badRequest(
         'percentage_growth_value applies only to alert_condition_type growth_above.',
-        'body.percentage_growth_value',
+        'percentage_growth_value',
       );
     }
     if ((await this.store.count(userId)) >= MAX_INTERESTS_PER_USER) {

@@ -1,12 +1,16 @@
 // SQL for topic interests.
-import type { Insertable, Selectable } from 'kysely';
-import type { DB } from '../../../platform/db/index.ts';
+import type { Insertable, Selectable, Transaction } from 'kysely';
+import type { Database, DB } from '../../../platform/db/index.ts';
 import type { TopicInterestsTable } from '../../../platform/db/schema.ts';
 
 export type InterestRow = Selectable<TopicInterestsTable>;
 
 export class InterestsStore {
   constructor(private readonly db: DB) {}
+
+  transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(work);
+  }
 
   list(userId: number): Promise<InterestRow[]> {
     return this.db

@@ -4,7 +4,7 @@
 // (unknown keys, repeated keys, nested YAML, other lists) is an error naming the line.
 import type { PostInput } from './service.ts';
 
-export const FRONT_MATTER_KEYS = [
+const FRONT_MATTER_KEYS = [
   'title',
   'slug',
   'excerpt',

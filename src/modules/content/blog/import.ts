@@ -12,7 +12,7 @@ import { slugify } from './text.ts';
 const MAX_FILE_BYTES = 1024 * 1024;
 const validate = compileBodyValidator(CreatePostBody);
 
-export interface ImportSummary {
+interface ImportSummary {
   files: number;
   created: number;
   updated: number;

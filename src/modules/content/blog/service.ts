@@ -1,5 +1,6 @@
 // Blog posts: drafts, scheduled and published posts, public listing with ranked search, operator CRUD.
-import { type Clock, DAY_MS, isoString } from '../../../platform/clock.ts';
+import { type Clock, isoString } from '../../../platform/clock.ts';
+import { dayRange } from '../../../platform/dates.ts';
 import { badRequest, conflict, notFound } from '../../../platform/errors.ts';
 import { MAX_TAG_LENGTH, MAX_TAGS, type PostStatus } from './schemas.ts';
 import type { BlogStore, NewPost, PostListRow, PostRow, PostUpdate } from './store.ts';
@@ -25,7 +26,7 @@ export interface PostInput {
   tags?: string[];
 }
 
-export interface PublicPostView {
+interface PublicPostView {
   id: number;
   title: string;
   slug: string;
@@ -38,7 +39,7 @@ export interface PublicPostView {
   tags: string[];
 }
 
-export interface AdminPostView extends Omit<PublicPostView, 'published_at'> {
+interface AdminPostView extends Omit<PublicPostView, 'published_at'> {
   published_at: string | null;
   status: PostStatus;
   category: string | null;
@@ -46,7 +47,7 @@ export interface AdminPostView extends Omit<PublicPostView, 'published_at'> {
   updated_at: string;
 }
 
-export interface BlogListParams {
+interface BlogListParams {
   search?: string;
   category?: string;
   tag?: string;
@@ -100,36 +101,29 @@ function adminView(
   };
 }
 
-function dayStart(date: string, field: string): number {
-  const ms = Date.parse(`${date}T00:00:00Z`);
-  if (!Number.isFinite(ms)) throw badRequest(`${field} must be a calendar date (YYYY-MM-DD).`, field);
-  return ms;
-}
-
 /** Search words: lowercased, split on whitespace, quotes dropped, at most 10. */
-export function searchTerms(search: string | undefined): string[] {
+function searchTerms(search: string | undefined): string[] {
   if (search === undefined) return [];
   const terms = [...new Set(searchKey(search).replace(/["“”]/g, ' ').split(' ').filter(Boolean))];
   return terms.slice(0, MAX_TERMS);
 }
 
 /** The form a tag is stored and matched in: NFKC, lower case, whitespace collapsed. */
-function tagKey(tag: string, path: string): string {
+function tagKey(tag: string, field: string): string {
   const key = searchKey(tag);
-  const name = path.replace(/^(body|query)\./, '');
-  if (key === '') throw badRequest(`${name} must not be blank.`, path);
+  if (key === '') throw badRequest(`${field} must not be blank.`, field);
   // NFKC can lengthen a string (ligatures, some symbols), so the schema's check is not enough.
   if (key.length > MAX_TAG_LENGTH) {
-    throw badRequest(`${name} must be at most ${MAX_TAG_LENGTH} characters once normalised.`, path);
+    throw badRequest(`${field} must be at most ${MAX_TAG_LENGTH} characters once normalised.`, field);
   }
   return key;
 }
 
 /** Normalised tags, duplicates (after normalisation) dropped, first occurrence kept. */
 function normaliseTags(tags: string[]): string[] {
-  const keys = tags.map((tag, i) => tagKey(tag, `body.tags[${i}]`));
+  const keys = tags.map((tag, i) => tagKey(tag, `tags[${i}]`));
   const unique = [...new Set(keys)];
-  if (unique.length > MAX_TAGS) throw badRequest(`tags must hold at most ${MAX_TAGS} tags.`, 'body.tags');
+  if (unique.length > MAX_TAGS) throw badRequest(`tags must hold at most ${MAX_TAGS} tags.`, 'tags');
   return unique;
 }
 
@@ -139,10 +133,10 @@ function httpUrlOrNull(value: string | null | undefined, field: string): string 
   try {
     url = new URL(value);
   } catch {
-    throw badRequest(`${field} must be an absolute http(s) URL.`, `body.${field}`);
+    throw badRequest(`${field} must be an absolute http(s) URL.`, field);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw badRequest(`${field} must be an http(s) URL.`, `body.${field}`);
+    throw badRequest(`${field} must be an http(s) URL.`, field);
   }
   return value;
 }
@@ -165,17 +159,19 @@ export class BlogService {
     const limit = params.limit ?? 20;
     const offset = params.offset ?? 0;
     const order = params.order ?? 'desc';
-    const from = params.start_date !== undefined ? dayStart(params.start_date, 'query.start_date') : null;
-    const to = params.end_date !== undefined ? dayStart(params.end_date, 'query.end_date') + DAY_MS : null;
-    if (from !== null && to !== null && from >= to) {
-      throw badRequest(
-        `start_date ${params.start_date} is after end_date ${params.end_date}.`,
-        'query.start_date',
-      );
-    }
+    // Posts may be scheduled ahead and the archive is not capped; a bound left out leaves that side open.
+    const range =
+      params.start_date !== undefined || params.end_date !== undefined
+        ? dayRange(params.start_date ?? params.end_date, params.end_date ?? params.start_date, now, {
+            allowFuture: true,
+            maxDays: Number.POSITIVE_INFINITY,
+          })
+        : null;
+    const from = params.start_date !== undefined ? range!.startMs : null;
+    const to = params.end_date !== undefined ? range!.endMs : null;
     const terms = searchTerms(params.search);
     const category = optionalText(params.category);
-    const tag = params.tag === undefined ? null : tagKey(params.tag, 'query.tag');
+    const tag = params.tag === undefined ? null : tagKey(params.tag, 'tag');
     const { rows, total } = await this.store.publicPage({
       now,
       terms,
@@ -260,7 +256,7 @@ export class BlogService {
     if (slug === '') {
       throw badRequest(
         'No slug can be made from this title (it has no ASCII letters or digits); send a slug.',
-        'body.slug',
+        'slug',
       );
     }
     const publication = this.publication(input, null, now);
@@ -279,7 +275,7 @@ export class BlogService {
       created_at: now,
       updated_at: now,
     };
-    if (row.title === '') throw badRequest('title must not be blank.', 'body.title');
+    if (row.title === '') throw badRequest('title must not be blank.', 'title');
     if (await this.store.slugTaken(slug)) throw this.slugClash(slug);
     try {
       return adminView(await this.store.insert(row, tags), now, true, tags);
@@ -296,7 +292,7 @@ export class BlogService {
     const changes: PostUpdate = { updated_at: now };
     if (input.title !== undefined || input.content !== undefined || input.excerpt !== undefined) {
       const title = input.title !== undefined ? input.title.trim() : current.title;
-      if (title === '') throw badRequest('title must not be blank.', 'body.title');
+      if (title === '') throw badRequest('title must not be blank.', 'title');
       Object.assign(
         changes,
         this.derived({
@@ -372,7 +368,7 @@ export class BlogService {
         ? input.published_at
         : Date.parse(input.published_at);
     if (typeof given === 'number' && !Number.isFinite(given)) {
-      throw badRequest('published_at must be an ISO 8601 date-time.', 'body.published_at');
+      throw badRequest('published_at must be an ISO 8601 date-time.', 'published_at');
     }
     const status =
       input.status ??
@@ -385,19 +381,19 @@ export class BlogService {
             : 'draft');
     if (status === 'draft') {
       if (typeof given === 'number') {
-        throw badRequest('A draft has no published_at; send null or leave it out.', 'body.published_at');
+        throw badRequest('A draft has no published_at; send null or leave it out.', 'published_at');
       }
       return { status: 'draft', published_at: null };
     }
     const existing = current?.status === 'published' ? current.published_at : null;
     if (given === null) {
-      throw badRequest(`A ${status} post needs a published_at (null makes a draft).`, 'body.published_at');
+      throw badRequest(`A ${status} post needs a published_at (null makes a draft).`, 'published_at');
     }
     // `published` without a date: keep the date it was published at, else now (a scheduled post goes out now).
     const at =
       given ?? (status === 'published' ? (existing !== null && existing <= now ? existing : now) : existing);
     if (status === 'scheduled' && (at === undefined || at === null || at <= now)) {
-      throw badRequest('A scheduled post needs a published_at in the future.', 'body.published_at');
+      throw badRequest('A scheduled post needs a published_at in the future.', 'published_at');
     }
     return { status: 'published', published_at: at! };
   }

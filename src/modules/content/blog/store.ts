@@ -10,6 +10,7 @@ import {
   type Updateable,
 } from 'kysely';
 import type { DB } from '../../../platform/db/index.ts';
+import { likeEscape } from '../../../platform/db/like.ts';
 import type { Database } from '../../../platform/db/schema.ts';
 import type { BlogPostsTable } from '../tables.ts';
 
@@ -17,7 +18,7 @@ export type PostRow = Selectable<BlogPostsTable>;
 export type NewPost = Insertable<BlogPostsTable>;
 export type PostUpdate = Updateable<BlogPostsTable>;
 
-export interface PublicFilter {
+interface PublicFilter {
   now: number;
   /** Lowercased terms; each must match title, excerpt or content. */
   terms: string[];
@@ -33,13 +34,9 @@ export interface PublicFilter {
   offset: number;
 }
 
-/** `%` and `_` are literal in a search term. */
-function likePattern(term: string): string {
-  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
+// Terms are lowercased already (searchKey), as are the search_* columns; `%` and `_` in a term are literal.
 const like = (column: string, term: string) =>
-  sql<SqlBool>`${sql.ref(column)} like ${likePattern(term)} escape '\\'`;
+  sql<SqlBool>`${sql.ref(column)} like ${`%${likeEscape(term)}%`} escape '\\'`;
 
 /** Columns of list views: everything but the content. */
 const LIST_COLUMNS = [
@@ -63,7 +60,7 @@ export type PostListRow = Pick<PostRow, (typeof LIST_COLUMNS)[number]>;
 type Executor = DB | Transaction<Database>;
 
 export class BlogStore {
-  constructor(readonly db: DB) {}
+  constructor(private readonly db: DB) {}
 
   transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
     return this.db.transaction().execute(work);

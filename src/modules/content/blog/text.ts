@@ -31,7 +31,7 @@ export function stripMarkdown(markdown: string): string {
   );
 }
 
-export function wordCount(text: string): number {
+function wordCount(text: string): number {
   return text.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
 }
 

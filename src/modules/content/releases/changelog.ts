@@ -12,7 +12,7 @@ export interface Release {
 }
 
 /** The project root's CHANGELOG.md. */
-export const CHANGELOG_PATH = fileURLToPath(new URL('../../../../CHANGELOG.md', import.meta.url));
+const CHANGELOG_PATH = fileURLToPath(new URL('../../../../CHANGELOG.md', import.meta.url));
 
 const HEADING = /^##\s+\[?v?([^\]\s]+)\]?(?:\([^)]*\))?\s*(?:[-–—]\s*(\d{4}-\d{2}-\d{2}))?\s*(.*)$/;
 

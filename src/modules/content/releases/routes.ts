@@ -4,7 +4,7 @@ import type { App } from '../../../platform/http.ts';
 import { Nullable } from '../../../platform/schemas.ts';
 import type { ReleasesService } from './service.ts';
 
-export const CombinedReleaseSchema = Type.Object(
+const CombinedReleaseSchema = Type.Object(
   {
     id: Type.String({ description: '`api:<version>` for the changelog, `<feed>:<hash>` for feed entries.' }),
     title: Type.String(),

@@ -3,15 +3,13 @@
 // its last entries while its /status component says degraded.
 import type { NamedUrl } from '../../../config.ts';
 import { type Clock, isoString } from '../../../platform/clock.ts';
-import { parseFeed } from '../../signals/sources/rss.ts';
-import { retryDelayMs } from '../../signals/sources/runner.ts';
-import { ensureOk, hostOf, httpGet, sha256 } from '../../signals/sources/text.ts';
+import { ensureOk, hostOf, httpGet, parseFeed, retryDelayMs, sha256 } from '../../signals/index.ts';
 import type { CheckResult } from '../status/service.ts';
 import type { Release } from './changelog.ts';
 import type { ReleaseFeedRow, ReleaseFeedStore } from './store.ts';
 
 /** A feed is read again this long after a success. */
-export const RELEASE_POLL_MS = 15 * 60_000;
+const RELEASE_POLL_MS = 15 * 60_000;
 /** A request waits at most this long for due feeds before answering from the cache. */
 const ON_DEMAND_WAIT_MS = 2000;
 const MAX_ENTRIES_PER_FEED = 100;
@@ -19,13 +17,13 @@ const MAX_RELEASES = 500;
 const MAX_VALIDATOR = 512;
 const ACCEPT = 'application/atom+xml, application/rss+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.1';
 
-export interface ReleaseFeed {
+interface ReleaseFeed {
   /** The `source` of its entries and its component name on /status. */
   name: string;
   url: string;
 }
 
-export interface ReleasesLog {
+interface ReleasesLog {
   warn(details: object, message: string): void;
 }
 
@@ -85,7 +83,7 @@ export function mergeReleases(changelog: Release[], feeds: Release[]): Release[]
 }
 
 /** The entries of one feed document as releases; entries without a usable date are left out. */
-export function feedReleases(xml: string, feed: ReleaseFeed): Release[] {
+function feedReleases(xml: string, feed: ReleaseFeed): Release[] {
   const parsed = parseFeed(xml, feed.url);
   const out: Release[] = [];
   for (const item of parsed.items) {
@@ -115,7 +113,7 @@ function parseEntries(raw: string): Release[] {
   }
 }
 
-export interface ReleasesOptions {
+interface ReleasesOptions {
   store: ReleaseFeedStore;
   clock: Clock;
   /** From the changelog, parsed at start. */

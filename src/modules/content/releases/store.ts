@@ -1,6 +1,6 @@
 // SQL for release_feeds: each configured feed's cached entries and health.
-import type { Selectable } from 'kysely';
-import type { DB } from '../../../platform/db/index.ts';
+import type { Selectable, Transaction } from 'kysely';
+import type { Database, DB } from '../../../platform/db/index.ts';
 import type { ReleaseFeedsTable } from '../tables.ts';
 
 export type ReleaseFeedRow = Selectable<ReleaseFeedsTable>;
@@ -9,6 +9,10 @@ const MAX_ERROR_CHARS = 500;
 
 export class ReleaseFeedStore {
   constructor(private readonly db: DB) {}
+
+  transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(work);
+  }
 
   /** Creates the feed's row; a feed whose URL changed starts over (its old entries were another feed's). */
   async ensure(name: string, url: string): Promise<void> {

@@ -2,7 +2,7 @@
 // provider (a short GET of its OpenAI-compatible /models).
 import type { Config } from '../../../config.ts';
 import type { Clock } from '../../../platform/clock.ts';
-import type { SourceRunner, SourceView } from '../../signals/sources/runner.ts';
+import type { SourceRunner, SourceView } from '../../signals/index.ts';
 import type { Check, CheckResult } from './service.ts';
 
 const LLM_TIMEOUT_MS = 2000;

@@ -15,7 +15,7 @@ export interface CheckResult {
 
 export type Check = () => Promise<CheckResult>;
 
-export interface StatusReport {
+interface StatusReport {
   overall_status: ComponentState;
   last_updated: string;
   components: { name: string; status: ComponentState; description: string }[];

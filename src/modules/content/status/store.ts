@@ -1,7 +1,8 @@
 // Stored component check results behind /status/history.
-import type { DB } from '../../../platform/db/index.ts';
+import type { Transaction } from 'kysely';
+import type { Database, DB } from '../../../platform/db/index.ts';
 
-export interface CheckRow {
+interface CheckRow {
   component: string;
   status: string;
   detail: string | null;
@@ -11,6 +12,10 @@ export interface CheckRow {
 
 export class StatusStore {
   constructor(private readonly db: DB) {}
+
+  transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(work);
+  }
 
   async insert(rows: CheckRow[]): Promise<void> {
     if (rows.length > 0) await this.db.insertInto('status_checks').values(rows).execute();

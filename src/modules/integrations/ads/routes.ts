@@ -2,7 +2,7 @@
 import { requirePrincipal } from '../../../platform/auth.ts';
 import type { App } from '../../../platform/http.ts';
 import { NoContent } from '../../../platform/schemas.ts';
-import { actorOf } from '../../accounts/service.ts';
+import { actorOf } from '../../accounts/index.ts';
 import { AuthResponse } from '../chat/schemas.ts';
 import type { OAuthService } from '../oauth.ts';
 import {

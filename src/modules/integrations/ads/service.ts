@@ -2,23 +2,22 @@
 import type { Clock } from '../../../platform/clock.ts';
 import { isoString } from '../../../platform/clock.ts';
 import { ApiError, badRequest, conflict, notFound } from '../../../platform/errors.ts';
-import type { AccountsService, Actor } from '../../accounts/service.ts';
-import { categoryByNameOrSlug, descendantsOf } from '../../trends/categories.ts';
-import type { TrendsService } from '../../trends/service.ts';
+import type { AccountsService, Actor } from '../../accounts/index.ts';
+import { categoryByNameOrSlug, descendantsOf, type TrendsService } from '../../trends/index.ts';
 import type { OAuthService } from '../oauth.ts';
 import type { Interest, MetaClient } from '../providers/meta.ts';
 import type { ApplyRow, IntegrationsStore } from '../store.ts';
 
-export const PREVIEW_TTL_MS = 30 * 60_000;
+const PREVIEW_TTL_MS = 30 * 60_000;
 const MAX_KEYWORDS = 10;
 
-export const AD_PLATFORMS = {
+const AD_PLATFORMS = {
   social_ads: {
     name: 'Social ads',
     capabilities: ['interest_search', 'targeting_preview', 'targeting_apply', 'targeting_rollback'],
   },
 } as const;
-export type AdPlatform = keyof typeof AD_PLATFORMS;
+type AdPlatform = keyof typeof AD_PLATFORMS;
 
 /** The parts of an AIInsight the preview reads. */
 export interface InsightLike {
@@ -49,14 +48,14 @@ export interface AdsDeps {
   };
 }
 
-export interface AdsSelection {
+interface AdsSelection {
   ad_account_id: string;
   ad_set_ids: string[];
   trend_category: string;
   strict_safety: boolean;
 }
 
-export interface TargetingChange {
+interface TargetingChange {
   ad_set_id: string;
   before: Record<string, unknown>;
   after: Record<string, unknown>;
@@ -94,7 +93,7 @@ function strings(value: unknown): string[] {
  * matching any of them), its negative keywords are added to `exclusions.interests`; everything else (places,
  * ages, placements) is kept as it is.
  */
-export function proposeTargeting(
+function proposeTargeting(
   before: Record<string, unknown>,
   interests: Interest[],
   exclusions: Interest[],
@@ -138,7 +137,7 @@ export class AdsService {
     if (!category) {
       throw badRequest(
         `trend_category ${JSON.stringify(body.trend_category)} is not a category (see GET /api/trends/categories).`,
-        'body.trend_category',
+        'trend_category',
       );
     }
     const connection = await this.deps.oauth.requireConnection(userId, id);

@@ -18,14 +18,14 @@ import { crisisAlert, lifecycleAlert, type Severity, severityRank, velocityAlert
 export const CHAT_POST_JOB = 'integrations.chat.post';
 const FAN_OUT_PAGE = 200;
 
-export interface ChatSettingsView {
+interface ChatSettingsView {
   new_trend_alerts: boolean;
   crisis_alerts: boolean;
   min_severity: Severity;
   velocity_threshold: number;
 }
 
-export const DEFAULT_CHAT_SETTINGS: ChatSettingsView = {
+const DEFAULT_CHAT_SETTINGS: ChatSettingsView = {
   new_trend_alerts: true,
   crisis_alerts: true,
   min_severity: 'high',
@@ -173,10 +173,10 @@ export class ChatService {
       const targets = page.filter((c) => this.channelOf(c) && matches(this.settingsOf(c)));
       if (targets.length === 0) continue;
       const now = this.deps.clock.now();
-      await this.deps.store.db.transaction().execute(async (trx) => {
+      await this.deps.store.transaction(async (trx) => {
         for (const connection of targets) {
           // A re-run of this listener (at-least-once) must not post twice.
-          if (!(await this.deps.store.claimChatAlert(trx, connection.id, event.id, now))) continue;
+          if (!(await this.deps.store.claimChatAlert(connection.id, event.id, now, trx))) continue;
           const payload: ChatPostPayload = { connection_id: connection.id, event_id: event.id, message };
           await this.deps.jobs.enqueue(trx, { type: CHAT_POST_JOB, payload, maxAttempts: 8 });
           queued++;

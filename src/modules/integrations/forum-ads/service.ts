@@ -14,7 +14,7 @@ export const FORUM_ADS_DELIVERY_JOB = 'integrations.forum_ads.deliver';
 const MAX_ATTEMPTS = 8;
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 
-export interface ForumAdsSelection {
+interface ForumAdsSelection {
   account_id: string;
   pixel_id: string;
   event_name: string;
@@ -65,7 +65,7 @@ export class ForumAdsService {
     if (!/^[A-Z]{3}$/.test(currency) || !CURRENCIES.has(currency)) {
       throw badRequest(
         'data.currency must be an ISO 4217 currency code such as USD or EUR.',
-        'body.data.currency',
+        'data.currency',
       );
     }
     const connection = await this.deps.oauth.requireConnection(userId, 'forum_ads');
@@ -76,19 +76,22 @@ export class ForumAdsService {
       );
     }
     const now = this.deps.clock.now();
-    const delivery = await this.deps.store.db.transaction().execute(async (trx) => {
-      const row = await this.deps.store.insertDelivery(trx, {
-        user_id: userId,
-        event_name: body.event_name,
-        data: JSON.stringify(body.data),
-        conversion_id: `cw-${randomUUID()}`,
-        status: 'queued',
-        attempts: 0,
-        response_status: null,
-        error: null,
-        created_at: now,
-        delivered_at: null,
-      });
+    const delivery = await this.deps.store.transaction(async (trx) => {
+      const row = await this.deps.store.insertDelivery(
+        {
+          user_id: userId,
+          event_name: body.event_name,
+          data: JSON.stringify(body.data),
+          conversion_id: `cw-${randomUUID()}`,
+          status: 'queued',
+          attempts: 0,
+          response_status: null,
+          error: null,
+          created_at: now,
+          delivered_at: null,
+        },
+        trx,
+      );
       await this.deps.jobs.enqueue(trx, {
         type: FORUM_ADS_DELIVERY_JOB,
         payload: { delivery_id: row.id },

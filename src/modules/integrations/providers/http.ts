@@ -4,6 +4,7 @@
 import { request } from 'undici';
 import { API_VERSION } from '../../../config.ts';
 import { ApiError } from '../../../platform/errors.ts';
+import { retryAfterMs } from '../../../platform/retry.ts';
 
 const TIMEOUT_MS = 10_000;
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -17,7 +18,7 @@ export interface ProviderAnswer {
   json: unknown;
 }
 
-export interface ProviderCall {
+interface ProviderCall {
   method?: 'GET' | 'POST' | 'DELETE';
   headers?: Record<string, string>;
   /** Sent form-encoded. */
@@ -111,17 +112,11 @@ export async function callProvider(
   return { status: res.statusCode, headers: res.headers, text, json };
 }
 
-/** Seconds from a Retry-After header (delta seconds or HTTP date), bounded to [1, 3600]. */
+/** Seconds from a Retry-After header, bounded to [1, 3600]; `fallback` when it is absent or unreadable. */
 export function retryAfterSeconds(headers: ProviderAnswer['headers'], now: number, fallback = 30): number {
-  const raw = headers['retry-after'];
-  const value = Array.isArray(raw) ? raw[0] : raw;
-  if (!value) return fallback;
-  let seconds = Number(value);
-  if (!Number.isFinite(seconds)) {
-    const at = Date.parse(value);
-    seconds = Number.isFinite(at) ? Math.ceil((at - now) / 1000) : fallback;
-  }
-  return Math.min(3600, Math.max(1, Math.ceil(seconds)));
+  const ms = retryAfterMs(headers['retry-after'], now);
+  if (ms === undefined) return fallback;
+  return Math.min(3600, Math.max(1, Math.ceil(ms / 1000)));
 }
 
 export function isObject(value: unknown): value is Record<string, unknown> {

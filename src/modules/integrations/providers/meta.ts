@@ -17,8 +17,8 @@ import {
 import { type OAuthAdapter, TokenRejectedError, type TokenSet } from './types.ts';
 
 const LABEL = 'social ads provider';
-export const GRAPH_VERSION = 'v21.0';
-export const SOCIAL_ADS_SCOPES = 'ads_management,ads_read';
+const GRAPH_VERSION = 'v21.0';
+const SOCIAL_ADS_SCOPES = 'ads_management,ads_read';
 /** Graph error codes that mean the token is invalid or expired. */
 const TOKEN_ERRORS = new Set([190, 102]);
 /** Graph throttling codes. */

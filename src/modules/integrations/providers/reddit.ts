@@ -14,7 +14,7 @@ import {
 import { type OAuthAdapter, TokenRejectedError, type TokenSet } from './types.ts';
 
 const LABEL = 'forum ads platform';
-export const FORUM_ADS_SCOPES = 'adsconversions';
+const FORUM_ADS_SCOPES = 'adsconversions';
 /** The standard tracking types; any other event name is sent as `Custom` with `custom_event_name`. */
 const TRACKING_TYPES = [
   'PageVisit',
@@ -27,7 +27,7 @@ const TRACKING_TYPES = [
   'SignUp',
 ];
 
-export interface Conversion {
+interface Conversion {
   eventName: string;
   eventAt: number;
   conversionId: string;
@@ -38,13 +38,13 @@ export interface Conversion {
 }
 
 /** Outcome of one conversions call: delivered, retry later, or refused for good. */
-export type ConversionResult =
+type ConversionResult =
   | { kind: 'delivered'; status: number }
   | { kind: 'retry'; status: number | null; reason: string; retryAfterSeconds?: number }
   | { kind: 'refused'; status: number; reason: string }
   | { kind: 'unauthorized'; status: number };
 
-export function conversionEvent(conversion: Conversion): Record<string, unknown> {
+function conversionEvent(conversion: Conversion): Record<string, unknown> {
   const standard = TRACKING_TYPES.find((t) => t.toLowerCase() === conversion.eventName.toLowerCase());
   return {
     event_at: conversion.eventAt,

@@ -15,9 +15,9 @@ import {
 import { type OAuthAdapter, TokenRejectedError, type TokenSet } from './types.ts';
 
 const LABEL = 'chat tool';
-export const CHAT_SCOPES = 'channels:read,groups:read,chat:write';
+const CHAT_SCOPES = 'channels:read,groups:read,chat:write';
 /** `ok:false` errors that mean the token is gone for good: the connection is marked broken. */
-export const REVOKED_ERRORS = new Set([
+const REVOKED_ERRORS = new Set([
   'invalid_auth',
   'token_revoked',
   'account_inactive',
@@ -33,7 +33,7 @@ export class ChatRateLimitedError extends Error {
   }
 }
 
-export interface ChatChannel {
+interface ChatChannel {
   id: string;
   name: string;
   is_private: boolean;

@@ -4,18 +4,18 @@
 import { ApiError, badRequest, unavailable } from '../../../platform/errors.ts';
 import { type OutboundClient, OutboundError, type OutboundResponse } from '../../../platform/outbound.ts';
 
-export const WEBHOOK_NODE_TYPE = 'n8n-nodes-base.webhook';
+const WEBHOOK_NODE_TYPE = 'n8n-nodes-base.webhook';
 const API_TIMEOUT_MS = 10_000;
 /** Pages of 100 read at most when listing (n8n pages with `nextCursor`). */
 const MAX_PAGES = 10;
 
-export interface ToolWorkflow {
+interface ToolWorkflow {
   id: string;
   name: string;
   active: boolean;
 }
 
-export interface WebhookTrigger {
+interface WebhookTrigger {
   path: string;
   methods: string[];
 }
@@ -39,7 +39,7 @@ function badAnswer(what: string): ApiError {
 }
 
 /** A failed request to the tool as problem+json: its status code only, never its body. */
-export function providerFailure(error: unknown, what: string, field = 'body.api_base_url'): ApiError {
+export function providerFailure(error: unknown, what: string, field = 'api_base_url'): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof OutboundError) {
     if (error.kind === 'refused') {

@@ -9,8 +9,9 @@ import type { DomainEvent, DomainEvents } from '../../../platform/events.ts';
 import type { JobContext, JobQueue, JobWorker } from '../../../platform/jobs/index.ts';
 import { RetryLaterError } from '../../../platform/jobs/worker.ts';
 import { type OutboundClient, OutboundError } from '../../../platform/outbound.ts';
+import { retryAfterMs } from '../../../platform/retry.ts';
 import { generateWebhookSecret, signatureHeaders } from '../../../platform/signing.ts';
-import type { Actor } from '../../accounts/service.ts';
+import type { Actor } from '../../accounts/index.ts';
 import {
   type N8nClient,
   normaliseBaseUrl,
@@ -20,27 +21,28 @@ import {
 } from './n8n.ts';
 import type { ConnectionRow, WorkflowStore } from './store.ts';
 
-export const WORKFLOW_PUSH_JOB = 'workflow.push';
+const WORKFLOW_PUSH_JOB = 'workflow.push';
 const PUSH_MAX_ATTEMPTS = 8;
+const MAX_RETRY_AFTER_MS = 3600_000;
 
 /** `default_event` values and the domain events each pushes automatically. */
-export const DEFAULT_EVENTS = {
+const DEFAULT_EVENTS = {
   trend_lifecycle: ['trend.lifecycle.changed'],
   trend_velocity: ['trend.velocity.crossed'],
   crisis_event: ['crisis.event.opened', 'crisis.event.escalated', 'crisis.event.resolved'],
 } as const;
-export type DefaultEvent = keyof typeof DEFAULT_EVENTS;
+type DefaultEvent = keyof typeof DEFAULT_EVENTS;
 export const DEFAULT_EVENT_NAMES = Object.keys(DEFAULT_EVENTS) as DefaultEvent[];
 
 /** What the crisis module answers: the caller's active crisis event (severity ≥ high) that blocks a trend. */
-export interface CrisisGate {
+interface CrisisGate {
   blockingEventFor(
     userId: number,
     trend: { id: number; title: string },
   ): Promise<{ id: number; title: string; severity: string } | null>;
 }
 
-export interface AuditSink {
+interface AuditSink {
   audit(
     userId: number,
     actor: Actor | null,
@@ -51,7 +53,7 @@ export interface AuditSink {
   ): Promise<void>;
 }
 
-export interface WorkflowDeps {
+interface WorkflowDeps {
   store: WorkflowStore;
   client: N8nClient;
   outbound: OutboundClient;
@@ -93,7 +95,7 @@ export class WorkflowService {
   }
 
   async connect(actor: Actor, input: { api_key: string; api_base_url: string; include_metadata?: boolean }) {
-    const base = await this.baseUrl(input.api_base_url, 'body.api_base_url');
+    const base = await this.baseUrl(input.api_base_url, 'api_base_url');
     await this.deps.client.verify(base, input.api_key);
     const secret = generateWebhookSecret();
     const now = this.deps.clock.now();
@@ -160,17 +162,15 @@ export class WorkflowService {
     const row = await this.connection(userId);
     let given: string;
     try {
-      given = normaliseBaseUrl(
-        this.deps.outbound.policy.parse(input.api_base_url.trim(), 'body.api_base_url'),
-      );
+      given = normaliseBaseUrl(this.deps.outbound.policy.parse(input.api_base_url.trim(), 'api_base_url'));
     } catch (error) {
-      throw error instanceof ApiError ? error : badRequest('api_base_url is not a URL.', 'body.api_base_url');
+      throw error instanceof ApiError ? error : badRequest('api_base_url is not a URL.', 'api_base_url');
     }
     // The stored key goes only to the URL it was given for.
     if (given !== row.api_base_url) {
       throw badRequest(
         `api_base_url must be the connected workflow tool (${row.api_base_url}); to use another one, connect it with its own key first.`,
-        'body.api_base_url',
+        'api_base_url',
         'api_base_url_mismatch',
       );
     }
@@ -179,7 +179,7 @@ export class WorkflowService {
     if (!workflow) {
       throw badRequest(
         `workflow_id ${input.workflow_id} is not a workflow of the connected tool.`,
-        'body.workflow_id',
+        'workflow_id',
         'workflow_not_found',
       );
     }
@@ -187,7 +187,7 @@ export class WorkflowService {
     if (triggers.length === 0) {
       throw badRequest(
         `workflow_id ${input.workflow_id} has no enabled Webhook trigger node to push to; add one (HTTP Method POST).`,
-        'body.workflow_id',
+        'workflow_id',
         'workflow_without_webhook',
       );
     }
@@ -195,7 +195,7 @@ export class WorkflowService {
     if (!trigger) {
       throw badRequest(
         `workflow_id ${input.workflow_id}'s Webhook trigger accepts ${triggers[0]!.methods.join(', ')} only; set its HTTP Method to POST.`,
-        'body.workflow_id',
+        'workflow_id',
         'workflow_webhook_not_post',
       );
     }
@@ -259,7 +259,7 @@ export class WorkflowService {
     const id = delivery!.id;
     const outcome = await this.send(row, id, 'manual', input.event, input.data as Record<string, unknown>, 1);
     if (outcome.error) {
-      throw providerFailure(outcome.error, 'the push', 'api_base_url');
+      throw providerFailure(outcome.error, 'the push');
     }
     return { delivered: outcome.delivered, status_code: outcome.status, execution_id: id };
   }
@@ -349,7 +349,7 @@ export class WorkflowService {
     };
     let queued = 0;
     for (const { user_id } of subscribers) {
-      await this.deps.store.db.transaction().execute(async (trx) => {
+      await this.deps.store.transaction(async (trx) => {
         const delivery = await this.deps.store.insertDelivery(
           {
             user_id,
@@ -440,13 +440,8 @@ function selectionView(row: ConnectionRow) {
   };
 }
 
-/** Retry-After (seconds or an HTTP date) in ms from now, capped at an hour. */
+/** Retry-After in ms from now, capped at an hour; undefined (the job's own backoff) when absent. */
 function retryAfter(headers: Record<string, string | string[] | undefined>, now: number): number | undefined {
-  const raw = headers['retry-after'];
-  const value = Array.isArray(raw) ? raw[0] : raw;
-  if (!value) return undefined;
-  const seconds = Number(value);
-  const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(value) - now;
-  if (!Number.isFinite(ms) || ms < 0) return undefined;
-  return Math.min(ms, 3600_000);
+  const ms = retryAfterMs(headers['retry-after'], now);
+  return ms === undefined ? undefined : Math.min(ms, MAX_RETRY_AFTER_MS);
 }

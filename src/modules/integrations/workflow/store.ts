@@ -1,15 +1,19 @@
 // SQL for the workflow integration: one connection row per user (selection included) and push deliveries.
-import type { Insertable, Selectable, Updateable } from 'kysely';
-import type { DB } from '../../../platform/db/index.ts';
+import type { Insertable, Selectable, Transaction, Updateable } from 'kysely';
+import type { Database, DB } from '../../../platform/db/index.ts';
 import type { WorkflowConnectionsTable, WorkflowDeliveriesTable } from './tables.ts';
 
 export type ConnectionRow = Selectable<WorkflowConnectionsTable>;
-export type DeliveryRow = Selectable<WorkflowDeliveriesTable>;
-export type NewDelivery = Insertable<WorkflowDeliveriesTable>;
-type Executor = DB;
+type DeliveryRow = Selectable<WorkflowDeliveriesTable>;
+type NewDelivery = Insertable<WorkflowDeliveriesTable>;
+type Executor = DB | Transaction<Database>;
 
 export class WorkflowStore {
-  constructor(readonly db: DB) {}
+  constructor(private readonly db: DB) {}
+
+  transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(work);
+  }
 
   find(userId: number): Promise<ConnectionRow | undefined> {
     return this.db
@@ -21,7 +25,7 @@ export class WorkflowStore {
 
   /** Creates or replaces the user's connection; the selection is kept only when the URL stays the same. */
   async upsert(row: Insertable<WorkflowConnectionsTable>): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
+    await this.transaction(async (trx) => {
       const existing = await trx
         .selectFrom('workflow_connections')
         .select(['id', 'api_base_url'])

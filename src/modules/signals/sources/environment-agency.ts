@@ -2,8 +2,7 @@
 // Each warning becomes a signal (source `environment_agency`) and a hazard observation keeping the area
 // names, severity level and message. Contains public sector information licensed under the Open Government
 // Licence v3.0.
-import type { HazardObservation, HazardSink } from '../../crisis/hazards.ts';
-import type { Severity } from '../../crisis/scoring.ts';
+import type { HazardObservation, HazardSink, Severity } from '../../crisis/index.ts';
 import {
   clampTime,
   ensureOk,

@@ -1,7 +1,7 @@
 // The sources named by SOURCES, built from configuration.
 import type { Config } from '../../../config.ts';
 import { ConfigError } from '../../../config.ts';
-import type { HazardSink } from '../../crisis/hazards.ts';
+import type { HazardSink } from '../../crisis/index.ts';
 import { blueskySource } from './bluesky.ts';
 import { demoSource } from './demo.ts';
 import { environmentAgencySource } from './environment-agency.ts';

@@ -1,5 +1,6 @@
 // Reddit's public listing JSON for the newest posts of some subreddits. The cursor keeps the newest
 // creation time seen (and the posts at that second) so older posts are skipped on the next poll.
+import { retryAfterMs } from '../../../platform/retry.ts';
 import {
   clampTime,
   cleanKeywords,
@@ -83,11 +84,8 @@ function postSignal(child: unknown, now: number): { signal: SourceSignal; time: 
 
 /** `Retry-After` (seconds or an HTTP date), else Reddit's own `x-ratelimit-reset`, as seconds from now. */
 function retryAfterSeconds(headers: Headers, now: number): number | null {
-  const raw = headers.get('retry-after') ?? headers.get('x-ratelimit-reset');
-  if (raw === null) return null;
-  if (/^\s*\d+(\.\d+)?\s*$/.test(raw)) return Math.ceil(Number(raw));
-  const date = Date.parse(raw);
-  return Number.isFinite(date) ? Math.max(0, Math.ceil((date - now) / 1000)) : null;
+  const ms = retryAfterMs(headers.get('retry-after') ?? headers.get('x-ratelimit-reset'), now);
+  return ms === undefined ? null : Math.ceil(ms / 1000);
 }
 
 function parseCursor(raw: string | null): SeenUpTo | null {

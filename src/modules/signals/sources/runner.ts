@@ -4,6 +4,7 @@
 // database, a lease gives each source to one instance at a time.
 import type { Clock } from '../../../platform/clock.ts';
 import { isoString } from '../../../platform/clock.ts';
+import { backoffMs } from '../../../platform/retry.ts';
 import type { SignalsService } from '../service.ts';
 import type { SourceStateRow, SourceStateStore } from './store.ts';
 import type { PollingSource, Source, SourceSignal, StreamingSource } from './types.ts';
@@ -45,14 +46,17 @@ export interface SourceRunnerOptions {
   random?: () => number;
 }
 
-/** Delay before the next attempt after `failures` failures in a row: interval · 2^failures, ≤ 1 h, jittered. */
+/**
+ * Delay before the next attempt after `failures` failures in a row: interval · 2^failures, ≤ 1 h, times a
+ * factor from [0.75, 1.25].
+ */
 export function retryDelayMs(
   intervalMs: number,
   failures: number,
   random: () => number = Math.random,
 ): number {
-  const base = Math.min(intervalMs * 2 ** Math.min(failures, 20), MAX_BACKOFF_MS);
-  return Math.round(base * (0.75 + 0.5 * random()));
+  // backoffMs's first attempt waits the base (2^0): attempt `failures + 1` waits interval · 2^failures.
+  return backoffMs(failures + 1, { baseMs: intervalMs, capMs: MAX_BACKOFF_MS, jitter: [0.75, 1.25] }, random);
 }
 
 /** A source signal as a `POST /api/signals` item (null fields left out, time as ISO). */

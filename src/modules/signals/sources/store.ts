@@ -1,6 +1,6 @@
 // SQL for source_state: one row per configured source (cursor, health, lease).
-import type { Selectable } from 'kysely';
-import type { DB } from '../../../platform/db/index.ts';
+import type { Selectable, Transaction } from 'kysely';
+import type { Database, DB } from '../../../platform/db/index.ts';
 import type { SourceStateTable } from '../../../platform/db/schema.ts';
 
 export type SourceStateRow = Selectable<SourceStateTable>;
@@ -9,6 +9,10 @@ const MAX_ERROR_CHARS = 500;
 
 export class SourceStateStore {
   constructor(private readonly db: DB) {}
+
+  transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(work);
+  }
 
   async ensure(id: string): Promise<void> {
     await this.db

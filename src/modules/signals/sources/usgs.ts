@@ -1,8 +1,7 @@
 // USGS earthquakes from the GeoJSON summary feed (e.g. all_hour.geojson). Each feature becomes a signal
 // (source `usgs`) and a hazard observation for crisis detection, keeping the feed's place, magnitude, PAGER
 // alert and status. USGS data are in the public domain; attribution is still given.
-import type { HazardObservation, HazardSink } from '../../crisis/hazards.ts';
-import type { Severity } from '../../crisis/scoring.ts';
+import type { HazardObservation, HazardSink, Severity } from '../../crisis/index.ts';
 import {
   clampTime,
   ensureOk,

@@ -1,0 +1,44 @@
+// `crestwatch blog import DIR`: Markdown files (front matter + body) as blog posts.
+import fs from 'node:fs';
+import { importPosts, markdownFiles } from '../../modules/content/blog/import.ts';
+import { BlogService } from '../../modules/content/blog/service.ts';
+import { BlogStore } from '../../modules/content/blog/store.ts';
+import { systemClock } from '../../platform/clock.ts';
+import { migrateToLatest, openDatabase } from '../../platform/db/index.ts';
+import { type CommandInput, UsageError, unknownCommand } from '../command.ts';
+import { Progress } from '../progress.ts';
+
+export const usage = [
+  '  blog import DIR                           load DIR/*.md (front matter + Markdown) as blog posts; a post',
+  '                                            whose slug exists is updated (safe to re-run)',
+].join('\n');
+
+export async function run({ config, positionals }: CommandInput): Promise<void> {
+  if (positionals[1] !== 'import') throw unknownCommand(positionals);
+  const dir = positionals[2];
+  if (!dir || positionals.length > 3) throw new UsageError('blog import needs one DIR');
+  if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new UsageError(`${dir} is not a directory`);
+  }
+  const handle = openDatabase(config.database);
+  try {
+    await migrateToLatest(handle);
+    const blog = new BlogService(new BlogStore(handle.db), systemClock);
+    const progress = new Progress({
+      label: 'import',
+      total: markdownFiles(dir).length,
+      unit: 'files',
+      everyItems: 100,
+    });
+    const summary = await importPosts(blog, dir, (done) => progress.update(done, done));
+    progress.finish();
+    for (const failure of summary.failed) console.log(`  ${failure.file}: ${failure.reason}`);
+    console.log(
+      `${summary.files} files: created ${summary.created}, updated ${summary.updated}, ` +
+        `failed ${summary.failed.length}`,
+    );
+    if (summary.failed.length > 0) process.exitCode = 1;
+  } finally {
+    await handle.close();
+  }
+}

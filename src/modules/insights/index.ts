@@ -1,0 +1,7 @@
+// The insights module's public entry: what the composition root, other modules and tools use from it.
+export { type AIInsight, recommendedNextSteps } from './analyzer.ts';
+export { LlmProvider } from './llm.ts';
+export { insightRoutes } from './routes.ts';
+export { classifySentiment } from './sentiment.ts';
+export { InsightsService } from './service.ts';
+export { InsightsStore } from './store.ts';

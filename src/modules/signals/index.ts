@@ -1,0 +1,11 @@
+// The signals module's public entry: what the composition root, the CLI and other modules may use from it.
+export { signalRoutes } from './routes.ts';
+export { SignalsService } from './service.ts';
+export { demoSignals } from './sources/demo.ts';
+export { createSources } from './sources/index.ts';
+export { parseFeed } from './sources/rss.ts';
+export { retryDelayMs, SourceRunner, type SourceView, toIngestItem } from './sources/runner.ts';
+export { SourceStateStore } from './sources/store.ts';
+export { ensureOk, hostOf, httpGet, sha256 } from './sources/text.ts';
+export type { SourceSignal } from './sources/types.ts';
+export { SignalsStore } from './store.ts';

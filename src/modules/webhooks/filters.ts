@@ -1,0 +1,67 @@
+// A subscription's filters: checked and normalised when saved, matched against each event when triggering.
+import { badRequest } from '../../platform/errors.ts';
+import { severityRank } from '../alerts/index.ts';
+import type { Filters } from './schemas.ts';
+
+/** Stored filters (JSON text); anything unreadable filters nothing. */
+export function parseFilters(text: string): Filters {
+  try {
+    const value = JSON.parse(text) as Filters;
+    return value && typeof value === 'object' ? value : {};
+  } catch {
+    return {};
+  }
+}
+
+export function normaliseFilters(filters: Filters | undefined): Filters {
+  if (!filters) return {};
+  const out: Filters = {};
+  if (filters.category !== undefined) {
+    const category = filters.category.trim().replace(/\/+$/, '');
+    if (!category) throw badRequest('filters.category must not be blank.', 'filters.category');
+    out.category = category;
+  }
+  if (filters.keywords !== undefined) {
+    const keywords = filters.keywords.map((k) => k.trim());
+    const blank = keywords.findIndex((k) => k.length === 0);
+    if (blank >= 0) throw badRequest('Keywords must not be blank.', `filters.keywords.${blank}`);
+    out.keywords = [...new Set(keywords)];
+  }
+  if (filters.min_severity !== undefined) out.min_severity = filters.min_severity;
+  return out;
+}
+
+const wordsOf = (text: string) =>
+  ` ${text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim()} `;
+
+/** True when the text contains the keyword as whole words (case, punctuation and `#` ignored). */
+function containsKeyword(text: string, keyword: string): boolean {
+  const k = wordsOf(keyword);
+  return k.trim().length > 0 && wordsOf(text).includes(k);
+}
+
+/** A parent category matches its children (`Technology` matches `Technology/AI`). */
+function categoryMatches(category: string, filter: string): boolean {
+  const c = category.toLowerCase();
+  const f = filter.toLowerCase().replace(/\/+$/, '');
+  return c === f || c.startsWith(`${f}/`);
+}
+
+/** The subscription's filters against one event. */
+export function filtersMatch(
+  filters: Filters,
+  subject: { category?: string | null; text: string; severity: string },
+): boolean {
+  if (filters.category && !(subject.category && categoryMatches(subject.category, filters.category)))
+    return false;
+  if (filters.keywords && filters.keywords.length > 0) {
+    if (!filters.keywords.some((k) => containsKeyword(subject.text, k))) return false;
+  }
+  if (filters.min_severity && severityRank(subject.severity) < severityRank(filters.min_severity))
+    return false;
+  return true;
+}

@@ -1,0 +1,230 @@
+// Triggering: domain events → the active subscriptions they match → a queued delivery (instant) or a digest item,
+// behind a per-subscription cooldown. Also the velocity thresholds the metric recomputer watches for us.
+import type { DomainEvent } from '../../platform/events.ts';
+import type { JobContext } from '../../platform/jobs/worker.ts';
+import {
+  alertBody,
+  type CrisisData,
+  crisisBody,
+  derivedNextSteps,
+  type LifecycleData,
+  lifecycleBody,
+  messageId,
+  severityOfVelocity,
+  type VelocityData,
+} from '../alerts/index.ts';
+import { type AIInsight, recommendedNextSteps } from '../insights/analyzer.ts';
+import type { WebhookDelivery } from './delivery.ts';
+import type { WebhooksDeps } from './deps.ts';
+import { filtersMatch, parseFilters } from './filters.ts';
+import { DIGEST_EVENT, digestBody } from './payloads.ts';
+import type { SubscriptionRow, WebhooksStore } from './store.ts';
+
+export const DIGEST_JOB = 'webhook.digest';
+const THRESHOLDS_TTL_MS = 5_000;
+
+export interface DigestPayload {
+  subscription_id: number;
+  window_start: number;
+}
+
+export class WebhookTriggering {
+  private thresholdCache: { at: number; values: number[] } | undefined;
+
+  constructor(
+    private readonly deps: Pick<
+      WebhooksDeps,
+      'store' | 'clock' | 'jobs' | 'poke' | 'publicBaseUrl' | 'insights'
+    >,
+    private readonly delivery: Pick<WebhookDelivery, 'queueFirstAttempt'>,
+  ) {}
+
+  private get store() {
+    return this.deps.store;
+  }
+
+  /** Velocity thresholds of active subscriptions, for the metric recomputer (cached a few seconds). */
+  async thresholds(): Promise<number[]> {
+    const now = this.deps.clock.now();
+    const age = this.thresholdCache ? now - this.thresholdCache.at : Number.POSITIVE_INFINITY;
+    // A clock set back (tests) counts as expired rather than keeping the cache until it catches up.
+    if (this.thresholdCache && age >= 0 && age < THRESHOLDS_TTL_MS) return this.thresholdCache.values;
+    const values = (await this.store.activeThresholds('trend_velocity')).filter((v) => v > 0 && v <= 100);
+    this.thresholdCache = { at: now, values };
+    return values;
+  }
+
+  /** Subscriptions were created, changed, deleted or disabled. */
+  forgetThresholds(): void {
+    this.thresholdCache = undefined;
+  }
+
+  private async nextSteps(
+    userId: number,
+    data: VelocityData,
+    context: Awaited<ReturnType<WebhooksStore['trendContext']>>,
+  ): Promise<string[]> {
+    try {
+      const insight = (await this.deps.insights?.latestFor?.(userId, data.trend_id)) as
+        | AIInsight
+        | null
+        | undefined;
+      // The insights module's own steps: brand-safety warning first, then call-to-action ideas and an angle.
+      const steps = recommendedNextSteps(insight ?? null).filter((s) => s.trim().length > 0);
+      if (steps.length > 0) return steps;
+    } catch {
+      // No insight (or the insights module failed): the metrics still give useful steps.
+    }
+    return derivedNextSteps(data, context ?? {});
+  }
+
+  async onTrendVelocity(event: DomainEvent): Promise<void> {
+    const data = event.data as unknown as VelocityData;
+    const subs = (await this.store.activeByTrigger('trend_velocity')).filter((sub) => {
+      const threshold = Number(sub.threshold_value);
+      return (
+        data.from_velocity < threshold &&
+        data.velocity >= threshold &&
+        filtersMatch(parseFilters(sub.filters), {
+          category: data.category,
+          text: data.trend_name,
+          severity: severityOfVelocity(data.velocity),
+        })
+      );
+    });
+    if (subs.length === 0) return;
+    const context = await this.store.trendContext(data.trend_id);
+    const bodies = new Map<number, Record<string, unknown>>();
+    for (const sub of subs) {
+      const steps = await this.nextSteps(Number(sub.user_id), data, context);
+      bodies.set(
+        Number(sub.id),
+        alertBody(messageId(event.id, Number(sub.id)), event, data, this.deps.publicBaseUrl, steps),
+      );
+    }
+    await this.fire(event, subs, `trend:${data.trend_id}`, (sub) => bodies.get(Number(sub.id))!);
+  }
+
+  async onTrendLifecycle(event: DomainEvent): Promise<void> {
+    const data = event.data as unknown as LifecycleData;
+    const subs = (await this.store.activeByTrigger('trend_lifecycle')).filter(
+      (sub) =>
+        data.velocity >= Number(sub.threshold_value) &&
+        filtersMatch(parseFilters(sub.filters), {
+          category: data.category,
+          text: data.trend_name,
+          severity: severityOfVelocity(data.velocity),
+        }),
+    );
+    await this.fire(event, subs, `trend:${data.trend_id}`, (sub) =>
+      lifecycleBody(messageId(event.id, Number(sub.id)), event, data, this.deps.publicBaseUrl),
+    );
+  }
+
+  /** Crisis events go only to their owner's subscriptions. */
+  async onCrisis(event: DomainEvent): Promise<void> {
+    const data = event.data as unknown as CrisisData;
+    if (!Number.isInteger(data.user_id)) return;
+    const subs = (await this.store.activeByTrigger('crisis_event', data.user_id)).filter((sub) =>
+      filtersMatch(parseFilters(sub.filters), {
+        category: null,
+        text: [data.title, ...(data.source_keywords ?? [])].join(' '),
+        severity: data.severity,
+      }),
+    );
+    await this.fire(event, subs, `crisis:${data.crisis_event_id}`, (sub) =>
+      crisisBody(messageId(event.id, Number(sub.id)), event, data),
+    );
+  }
+
+  /** Cooldown, then a delivery (instant) or a digest item, all in one transaction per event. */
+  private async fire(
+    event: DomainEvent,
+    subs: SubscriptionRow[],
+    subject: string,
+    bodyOf: (sub: SubscriptionRow) => Record<string, unknown>,
+  ): Promise<void> {
+    if (subs.length === 0) return;
+    const now = this.deps.clock.now();
+    let enqueued = false;
+    await this.store.transaction(async (trx) => {
+      for (const sub of subs) {
+        const subId = Number(sub.id);
+        const body = bodyOf(sub);
+        const eventId = body.id as string;
+        // A repeated domain event (at-least-once) must not be sent twice nor spend the cooldown again.
+        if (await this.store.findDelivery(subId, eventId, trx)) continue;
+        const cooldownMs = Number(sub.cooldown_seconds) * 1000;
+        if (
+          !(await this.store.claimCooldown(subId, subject.slice(0, 64), event.occurred_at, cooldownMs, trx))
+        )
+          continue;
+        if (sub.delivery_mode === 'digest') {
+          await this.store.addDigestItem(
+            { subscription_id: subId, event_id: eventId, body: JSON.stringify(body), created_at: now },
+            trx,
+          );
+          if (await this.store.openDigestWindow(subId, now, trx)) {
+            const windowMs = Math.max(cooldownMs, 1000);
+            await this.deps.jobs.enqueue(trx, {
+              type: DIGEST_JOB,
+              payload: { subscription_id: subId, window_start: now } satisfies DigestPayload,
+              runAt: now + windowMs,
+            });
+          }
+          continue;
+        }
+        const deliveryId = await this.store.insertDelivery(
+          {
+            subscription_id: subId,
+            user_id: Number(sub.user_id),
+            event_id: eventId,
+            event: body.event as string,
+            body: JSON.stringify(body),
+            created_at: now,
+          },
+          trx,
+        );
+        if (deliveryId === undefined) continue;
+        await this.delivery.queueFirstAttempt(deliveryId, subId, now, trx);
+        enqueued = true;
+      }
+    });
+    if (enqueued) this.deps.poke();
+  }
+
+  /** Job handler: the digest window closed; one POST with everything that matched in it. */
+  async closeDigest(job: JobContext<DigestPayload>): Promise<void> {
+    const { subscription_id: subId, window_start: windowStart } = job.payload;
+    const now = this.deps.clock.now();
+    let enqueued = false;
+    await this.store.transaction(async (trx) => {
+      const sub = await this.store.find(subId, trx);
+      if (!sub) return;
+      await this.store.update(subId, { digest_window_start: null }, trx);
+      const items = await this.store.takeDigestItems(subId, now + 1, trx);
+      if (items.length === 0 || Number(sub.is_active) !== 1) return;
+      const body = digestBody(
+        subId,
+        windowStart,
+        now,
+        items.map((item) => item.body),
+      );
+      const deliveryId = await this.store.insertDelivery(
+        {
+          subscription_id: subId,
+          user_id: Number(sub.user_id),
+          event_id: body.id,
+          event: DIGEST_EVENT,
+          body: JSON.stringify(body),
+          created_at: now,
+        },
+        trx,
+      );
+      if (deliveryId === undefined) return;
+      await this.delivery.queueFirstAttempt(deliveryId, subId, now, trx);
+      enqueued = true;
+    });
+    if (enqueued) this.deps.poke();
+  }
+}

@@ -1,0 +1,90 @@
+// The structure rules `npm run lint` enforces (.dependency-cruiser.cjs, scripts/lint-structure.ts) hold, and
+// they catch a violation when one is planted (then removed).
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const bin = (name: string) => path.join(ROOT, 'node_modules', '.bin', name);
+
+function depcruise(files: string[] = ['src']) {
+  return spawnSync(
+    bin('depcruise'),
+    [...files, '--config', '.dependency-cruiser.cjs', '--output-type', 'err'],
+    {
+      cwd: ROOT,
+      encoding: 'utf8',
+    },
+  );
+}
+
+function structure(files?: string[]) {
+  return spawnSync(
+    process.execPath,
+    ['--import', 'tsx', 'scripts/lint-structure.ts', ...(files ? ['--files', ...files] : [])],
+    { cwd: ROOT, encoding: 'utf8' },
+  );
+}
+
+/** Writes `files` (relative path → text), runs `check`, and removes them whatever happens. */
+function planted<T>(files: Record<string, string>, check: () => T): T {
+  const written: string[] = [];
+  try {
+    for (const [rel, text] of Object.entries(files)) {
+      const full = path.join(ROOT, rel);
+      fs.mkdirSync(path.dirname(full), { recursive: true });
+      fs.writeFileSync(full, text);
+      written.push(full);
+    }
+    return check();
+  } finally {
+    for (const full of written) fs.rmSync(full, { force: true });
+  }
+}
+
+describe('structure rules', () => {
+  test('the code holds them: no import cycle, platform imports no module, modules meet only at index.ts', () => {
+    const result = depcruise();
+    assert.equal(result.status, 0, result.stdout + result.stderr);
+  });
+
+  test('SQL only in stores and the injected clock hold', () => {
+    const result = structure();
+    assert.equal(result.status, 0, result.stdout + result.stderr);
+  });
+
+  test('a planted cycle, a platform → module import and a reach past index.ts are each caught', () => {
+    const result = planted(
+      {
+        'src/platform/__planted_a.ts': "import { b } from './__planted_b.ts';\nexport const a = () => b;\n",
+        'src/platform/__planted_b.ts':
+          "import { a } from './__planted_a.ts';\nimport { trendRoutes } from '../modules/trends/routes.ts';\n" +
+          'export const b = () => [a, trendRoutes];\n',
+        'src/modules/stream/__planted_c.ts':
+          "import { TrendsStore } from '../trends/store.ts';\nexport const c = TrendsStore;\n",
+      },
+      () => depcruise(['src/platform/__planted_a.ts', 'src/modules/stream/__planted_c.ts']),
+    );
+    assert.notEqual(result.status, 0, 'depcruise passed with planted violations');
+    for (const rule of ['no-circular', 'platform-imports-no-module', 'module-through-its-index']) {
+      assert.match(result.stdout, new RegExp(rule), `${rule} not reported:\n${result.stdout}`);
+    }
+  });
+
+  test('a planted query outside a store and a planted Date.now() are each caught', () => {
+    const file = 'src/modules/stream/__planted_sql.ts';
+    const result = planted(
+      {
+        [file]:
+          'export const count = (db: { selectFrom(t: string): unknown }) => db.selectFrom("jobs");\n' +
+          'export const now = () => Date.now();\n',
+      },
+      () => structure([path.join(ROOT, file)]),
+    );
+    assert.equal(result.status, 1, result.stdout + result.stderr);
+    assert.match(result.stderr, /sql-only-in-stores/);
+    assert.match(result.stderr, /injected-clock/);
+  });
+});
