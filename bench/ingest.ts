@@ -6,10 +6,9 @@
 // Environment: BENCH_INGEST_SIGNALS (default 50,000), BENCH_INGEST_CONCURRENCY (requests in flight, default 4).
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { generateApiKey } from '../src/modules/accounts/service.ts';
-import { demoSignals } from '../src/modules/signals/sources/demo.ts';
-import { toIngestItem } from '../src/modules/signals/sources/runner.ts';
-import { compound } from '../src/modules/trends/sentiment.ts';
+import { generateApiKey } from '../src/modules/accounts/index.ts';
+import { demoSignals, toIngestItem } from '../src/modules/signals/index.ts';
+import { compound } from '../src/modules/trends/index.ts';
 import {
   type BenchSettings,
   makeTempDir,

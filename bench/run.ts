@@ -16,9 +16,8 @@
 // servers under it; profiling slows them, so the ratio of such a run means little).
 import os from 'node:os';
 import path from 'node:path';
-import { generateApiKey } from '../src/modules/accounts/service.ts';
-import { demoSignals } from '../src/modules/signals/sources/demo.ts';
-import { toIngestItem } from '../src/modules/signals/sources/runner.ts';
+import { generateApiKey } from '../src/modules/accounts/index.ts';
+import { demoSignals, toIngestItem } from '../src/modules/signals/index.ts';
 import { runIngestScenario } from './ingest.ts';
 import {
   type BenchSettings,

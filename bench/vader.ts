@@ -3,7 +3,7 @@
 //
 // Usage: npx tsx bench/vader.ts   (BENCH_VADER_TEXTS, default 20,000; BENCH_VADER_ROUNDS, default 5)
 import vader from 'vader-sentiment';
-import { demoSignals } from '../src/modules/signals/sources/demo.ts';
+import { demoSignals } from '../src/modules/signals/index.ts';
 import { vaderCompound } from '../src/modules/trends/vader.ts';
 import { setting } from './lib.ts';
 

@@ -17,7 +17,8 @@ import path from 'node:path';
 import { Agent, request } from 'undici';
 import WebSocket, { WebSocketServer } from 'ws';
 import { loadConfig } from '../src/config.ts';
-import { generateApiKey } from '../src/modules/accounts/service.ts';
+import { generateApiKey } from '../src/modules/accounts/index.ts';
+import { TREND_VELOCITY_EVENT, type TrendEvents } from '../src/modules/trends/index.ts';
 import { systemClock } from '../src/platform/clock.ts';
 import { type DatabaseHandle, openDatabase } from '../src/platform/db/index.ts';
 import { DomainEvents } from '../src/platform/events.ts';
@@ -73,7 +74,7 @@ async function api(target: Target, key: string, method: string, url: string, bod
 
 /** Records `count` velocity crossings (distinct trends) the way the trend engine does. */
 async function recordEvents(handle: DatabaseHandle, count: number, offset: number): Promise<void> {
-  const events = new DomainEvents(
+  const events = new DomainEvents<TrendEvents>(
     new JobQueue({ db: handle.db, dialect: handle.dialect, clock: systemClock }),
   );
   for (let i = 0; i < count; i++) {
@@ -81,7 +82,7 @@ async function recordEvents(handle: DatabaseHandle, count: number, offset: numbe
     const trendId = offset + i + 1;
     await events.record(handle.db, {
       id: `trend.velocity.crossed:${trendId}:50:${at}`,
-      type: 'trend.velocity.crossed',
+      type: TREND_VELOCITY_EVENT,
       occurred_at: at,
       data: {
         trend_id: trendId,

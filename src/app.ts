@@ -7,21 +7,17 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { Redis } from 'ioredis';
 import { type Composition, composeServices, type ServiceOverrides } from './compose.ts';
 import type { Config } from './config.ts';
-import { interestRoutes } from './modules/accounts/interests/routes.ts';
-import { accountRoutes } from './modules/accounts/routes.ts';
-import { blogRoutes } from './modules/content/blog/routes.ts';
-import { releaseRoutes } from './modules/content/releases/routes.ts';
-import { statusRoutes } from './modules/content/status/routes.ts';
-import { crisisRoutes } from './modules/crisis/routes.ts';
-import { insightRoutes } from './modules/insights/routes.ts';
-import { integrationRoutes } from './modules/integrations/routes.ts';
-import { workflowRoutes } from './modules/integrations/workflow/routes.ts';
-import { signalRoutes } from './modules/signals/routes.ts';
-import { streamRoutes } from './modules/stream/routes.ts';
-import { trendRoutes } from './modules/trends/routes.ts';
-import { unavailableRoutes } from './modules/unavailable/routes.ts';
-import { webhookEventsDocument } from './modules/webhooks/openapi.ts';
-import { webhookRoutes } from './modules/webhooks/routes.ts';
+import type { Database } from './database.ts';
+import { accountRoutes, interestRoutes } from './modules/accounts/index.ts';
+import { blogRoutes, releaseRoutes, statusRoutes } from './modules/content/index.ts';
+import { crisisRoutes } from './modules/crisis/index.ts';
+import { insightRoutes } from './modules/insights/index.ts';
+import { integrationRoutes, workflowRoutes } from './modules/integrations/index.ts';
+import { signalRoutes } from './modules/signals/index.ts';
+import { streamRoutes } from './modules/stream/index.ts';
+import { trendRoutes } from './modules/trends/index.ts';
+import { unavailableRoutes } from './modules/unavailable/index.ts';
+import { webhookEventsDocument, webhookRoutes } from './modules/webhooks/index.ts';
 import { authPlugin, hookFor, publicLimiter } from './platform/auth.ts';
 import { type Clock, systemClock } from './platform/clock.ts';
 import { loadOrCreateSecretKey, SecretBox } from './platform/crypto.ts';
@@ -204,7 +200,7 @@ async function connectPubSub(config: Config): Promise<{ redis?: Redis; pubsub: P
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
   const clock = options.clock ?? systemClock;
   const background = options.background ?? true;
-  const handle: DatabaseHandle = openDatabase(config.database, { reader: true });
+  const handle: DatabaseHandle<Database> = openDatabase<Database>(config.database, { reader: true });
   try {
     await migrateToLatest(handle);
   } catch (error) {

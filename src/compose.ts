@@ -5,49 +5,57 @@ import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import { API_VERSION, type Config } from './config.ts';
-import { InterestsService } from './modules/accounts/interests/service.ts';
-import { InterestsStore } from './modules/accounts/interests/store.ts';
-import { AccountsService } from './modules/accounts/service.ts';
-import { AccountsStore } from './modules/accounts/store.ts';
-import { BlogService } from './modules/content/blog/service.ts';
-import { BlogStore } from './modules/content/blog/store.ts';
-import { loadChangelog } from './modules/content/releases/changelog.ts';
-import { feedNames, ReleasesService } from './modules/content/releases/service.ts';
-import { ReleaseFeedStore } from './modules/content/releases/store.ts';
-import { llmCheck, sourceChecks } from './modules/content/status/checks.ts';
-import { StatusService } from './modules/content/status/service.ts';
-import { StatusStore } from './modules/content/status/store.ts';
-import { CrisisDetector } from './modules/crisis/detector.ts';
-import { CrisisService } from './modules/crisis/service.ts';
-import { CrisisStore } from './modules/crisis/store.ts';
-import { LlmProvider } from './modules/insights/llm.ts';
-import { InsightsService } from './modules/insights/service.ts';
-import { InsightsStore } from './modules/insights/store.ts';
-import type { AdsDeps } from './modules/integrations/ads/service.ts';
-import { createIntegrations } from './modules/integrations/index.ts';
-import { N8nClient } from './modules/integrations/workflow/n8n.ts';
-import { WorkflowService } from './modules/integrations/workflow/service.ts';
-import { WorkflowStore } from './modules/integrations/workflow/store.ts';
-import { SignalsService } from './modules/signals/service.ts';
-import { createSources } from './modules/signals/sources/index.ts';
-import { SourceRunner } from './modules/signals/sources/runner.ts';
-import { SourceStateStore } from './modules/signals/sources/store.ts';
-import { SignalsStore } from './modules/signals/store.ts';
-import { registerStreamEvents, trendUpdates } from './modules/stream/events.ts';
-import { StreamHub } from './modules/stream/hub.ts';
-import { TrendEngine } from './modules/trends/engine.ts';
-import { createNlpPool, type NlpPool } from './modules/trends/nlp-pool.ts';
-import { TrendProcessor } from './modules/trends/processor.ts';
-import { MetricsRecomputer } from './modules/trends/recompute.ts';
-import { TrendsService } from './modules/trends/service.ts';
-import { TrendsStore } from './modules/trends/store.ts';
-import { WebhooksService } from './modules/webhooks/service.ts';
-import { WebhooksStore } from './modules/webhooks/store.ts';
-import { registerWebhookHandlers } from './modules/webhooks/wiring.ts';
+import type { Database } from './database.ts';
+import {
+  AccountsService,
+  AccountsStore,
+  InterestsService,
+  InterestsStore,
+} from './modules/accounts/index.ts';
+import {
+  BlogService,
+  BlogStore,
+  feedNames,
+  llmCheck,
+  loadChangelog,
+  ReleaseFeedStore,
+  ReleasesService,
+  StatusService,
+  StatusStore,
+  sourceChecks,
+} from './modules/content/index.ts';
+import { CrisisDetector, CrisisService, CrisisStore } from './modules/crisis/index.ts';
+import { InsightsService, InsightsStore, LlmProvider } from './modules/insights/index.ts';
+import type { AdsDeps } from './modules/integrations/index.ts';
+import {
+  createIntegrations,
+  N8nClient,
+  WorkflowService,
+  WorkflowStore,
+} from './modules/integrations/index.ts';
+import {
+  createSources,
+  SignalsService,
+  SignalsStore,
+  SourceRunner,
+  SourceStateStore,
+} from './modules/signals/index.ts';
+import { registerStreamEvents, StreamHub, trendUpdates } from './modules/stream/index.ts';
+import {
+  createNlpPool,
+  MetricsRecomputer,
+  type NlpPool,
+  TrendEngine,
+  TrendProcessor,
+  TrendsService,
+  TrendsStore,
+} from './modules/trends/index.ts';
+import { registerWebhookHandlers, WebhooksService, WebhooksStore } from './modules/webhooks/index.ts';
+import { AuditLog } from './platform/audit.ts';
 import { KeyCache } from './platform/auth.ts';
 import type { Clock } from './platform/clock.ts';
 import type { SecretBox } from './platform/crypto.ts';
-import type { DatabaseHandle } from './platform/db/index.ts';
+import { type DatabaseHandle, platformTables } from './platform/db/index.ts';
 import { DOMAIN_EVENT_JOB, type DomainEvent, DomainEvents } from './platform/events.ts';
 import { IdempotencyStore } from './platform/idempotency.ts';
 import { JobQueue, JobWorker } from './platform/jobs/index.ts';
@@ -56,7 +64,7 @@ import { OutboundClient } from './platform/outbound.ts';
 import type { PubSub } from './platform/pubsub.ts';
 import { RateLimits } from './platform/ratelimit.ts';
 import { UsageCounter } from './platform/usage.ts';
-import type { Services } from './services.ts';
+import type { AppEvents, Services } from './services.ts';
 
 /** Stand-ins a test gives `buildApp` for services it replaces; production passes none. */
 export interface ServiceOverrides {
@@ -69,7 +77,7 @@ export interface ServiceOverrides {
 export interface CompositionInput {
   config: Config;
   clock: Clock;
-  handle: DatabaseHandle;
+  handle: DatabaseHandle<Database>;
   box: SecretBox;
   redis?: Redis;
   pubsub: PubSub;
@@ -90,7 +98,9 @@ export async function composeServices(input: CompositionInput): Promise<Composit
   const { db, dialect } = handle;
 
   // Platform services.
-  const usage = new UsageCounter(db);
+  // The platform's persistence sees its own tables only.
+  const platformDb = platformTables(db);
+  const usage = new UsageCounter(platformDb);
   const limits = new RateLimits({
     redis,
     prefix: config.redisKeyPrefix,
@@ -99,13 +109,14 @@ export async function composeServices(input: CompositionInput): Promise<Composit
   });
   const keyCache = new KeyCache(pubsub, clock);
   await keyCache.start();
-  const idempotency = new IdempotencyStore(db, clock);
-  const jobs = new JobQueue({ db, dialect, clock });
+  const idempotency = new IdempotencyStore(platformDb, clock);
+  const jobs = new JobQueue({ db: platformDb, dialect, clock });
   const worker = new JobWorker({ queue: jobs, log, concurrency: config.jobConcurrency });
-  const events = new DomainEvents(jobs);
+  const events = new DomainEvents<AppEvents>(jobs);
   worker.register<DomainEvent>(DOMAIN_EVENT_JOB, (job) => events.dispatch(job.payload));
   const metrics = createMetrics();
   const outbound = new OutboundClient({ allowlist: config.outboundAllowlist });
+  const audit = new AuditLog(platformDb, clock);
   const poke = () => worker.poke();
 
   // Accounts.
@@ -116,6 +127,7 @@ export async function composeServices(input: CompositionInput): Promise<Composit
     cache: keyCache,
     limits,
     usage,
+    audit,
   });
   const interests = new InterestsService(new InterestsStore(db), clock);
   const status = new StatusService(new StatusStore(db), { db, redis, jobs, clock, config });
@@ -151,8 +163,7 @@ export async function composeServices(input: CompositionInput): Promise<Composit
     outbound,
     jobs,
     poke,
-    audit: (userId, actor, action, targetId, detail, executor) =>
-      accounts.audit(userId, actor, action, 'webhook', targetId, detail, executor),
+    audit,
     publicBaseUrl: config.publicBaseUrl,
     insights: insightsReader,
   });
@@ -216,7 +227,7 @@ export async function composeServices(input: CompositionInput): Promise<Composit
     box,
     clock,
     jobs,
-    accounts,
+    audit,
     crisis,
     onQueued: poke,
   });
@@ -226,7 +237,7 @@ export async function composeServices(input: CompositionInput): Promise<Composit
     config,
     clock,
     box,
-    accounts,
+    audit,
     jobs,
     worker,
     events,

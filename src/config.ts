@@ -2,7 +2,7 @@
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { DEFAULT_PLANS, PLAN_NAMES, type PlanName, type PlanTable } from './modules/accounts/plans.ts';
+import { DEFAULT_PLANS, PLAN_NAMES, type PlanName, type PlanTable } from './platform/plans.ts';
 
 export const API_VERSION = '0.10.0';
 export const KEY_PATTERN = /^cw_[0-9A-Za-z]{40}$/;

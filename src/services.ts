@@ -2,27 +2,26 @@
 // they receive what they need as plugin options. Tests and tools reach the running set as `app.services`.
 import type { Redis } from 'ioredis';
 import type { Config } from './config.ts';
-import type { InterestsService } from './modules/accounts/interests/service.ts';
-import type { AccountsService } from './modules/accounts/service.ts';
-import type { BlogService } from './modules/content/blog/service.ts';
-import type { ReleasesService } from './modules/content/releases/service.ts';
-import type { StatusService } from './modules/content/status/service.ts';
-import type { CrisisService } from './modules/crisis/service.ts';
-import type { InsightsService } from './modules/insights/service.ts';
-import type { Integrations } from './modules/integrations/index.ts';
-import type { WorkflowService } from './modules/integrations/workflow/service.ts';
-import type { SignalsService } from './modules/signals/service.ts';
-import type { SourceRunner } from './modules/signals/sources/runner.ts';
-import type { StreamHub } from './modules/stream/hub.ts';
-import type { TrendEngine } from './modules/trends/engine.ts';
-import type { TrendProcessor } from './modules/trends/processor.ts';
-import type { MetricsRecomputer } from './modules/trends/recompute.ts';
-import type { TrendsService } from './modules/trends/service.ts';
-import type { WebhooksService } from './modules/webhooks/service.ts';
+import type { DB } from './database.ts';
+import type { AccountsService, InterestsService } from './modules/accounts/index.ts';
+import type { BlogService, ReleasesService, StatusService } from './modules/content/index.ts';
+import type { CrisisEvents, CrisisService } from './modules/crisis/index.ts';
+import type { InsightsService } from './modules/insights/index.ts';
+import type { Integrations, WorkflowService } from './modules/integrations/index.ts';
+import type { SignalsService, SourceRunner } from './modules/signals/index.ts';
+import type { StreamHub } from './modules/stream/index.ts';
+import type {
+  MetricsRecomputer,
+  TrendEngine,
+  TrendEvents,
+  TrendProcessor,
+  TrendsService,
+} from './modules/trends/index.ts';
+import type { WebhooksService } from './modules/webhooks/index.ts';
 import type { KeyCache } from './platform/auth.ts';
 import type { Clock } from './platform/clock.ts';
 import type { SecretBox } from './platform/crypto.ts';
-import type { DB, Dialect } from './platform/db/index.ts';
+import type { Dialect } from './platform/db/index.ts';
 import type { DomainEvents } from './platform/events.ts';
 import type { IdempotencyStore } from './platform/idempotency.ts';
 import type { JobQueue, JobWorker } from './platform/jobs/index.ts';
@@ -31,6 +30,9 @@ import type { OutboundClient } from './platform/outbound.ts';
 import type { PubSub } from './platform/pubsub.ts';
 import type { RateLimits } from './platform/ratelimit.ts';
 import type { UsageCounter } from './platform/usage.ts';
+
+/** Every domain event the app records: the trends module's and the crisis module's. */
+export type AppEvents = TrendEvents & CrisisEvents;
 
 export interface Services {
   config: Config;
@@ -54,7 +56,7 @@ export interface Services {
   signals: SignalsService;
   trendProcessor: TrendProcessor;
   trends: TrendsService;
-  events: DomainEvents;
+  events: DomainEvents<AppEvents>;
   interests: InterestsService;
   insights: InsightsService;
   sources: SourceRunner;

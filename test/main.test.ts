@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { generateApiKey } from '../src/modules/accounts/service.ts';
+import { generateApiKey } from '../src/modules/accounts/index.ts';
 import { openDatabase } from '../src/platform/db/index.ts';
 import { TEST_SECRET_KEY } from './helpers/app.ts';
 import { createTestDatabase, testRedisPrefix, testRedisUrl } from './helpers/db.ts';

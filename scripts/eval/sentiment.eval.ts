@@ -6,8 +6,8 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { classifySentiment } from '../../src/modules/insights/sentiment.ts';
-import { compound } from '../../src/modules/trends/sentiment.ts';
+import { classifySentiment } from '../../src/modules/insights/index.ts';
+import { compound } from '../../src/modules/trends/index.ts';
 
 const GOAL = 0.8;
 const AFINN_BASELINE: Record<string, number> = { amazon: 0.72, imdb: 0.76, yelp: 0.69 };

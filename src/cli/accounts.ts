@@ -1,10 +1,13 @@
 // The accounts service as the CLI uses it: on its own database handle (and Redis, when configured, so
 // revoked keys drop out of the running servers' caches).
+
 import type { Config } from '../config.ts';
-import { AccountsService, AccountsStore, type Actor, ALL_PERMISSIONS } from '../modules/accounts/index.ts';
+import type { Database } from '../database.ts';
+import { AccountsService, AccountsStore, ALL_PERMISSIONS } from '../modules/accounts/index.ts';
+import { type Actor, AuditLog } from '../platform/audit.ts';
 import { KeyCache } from '../platform/auth.ts';
 import { systemClock } from '../platform/clock.ts';
-import { migrateToLatest, openDatabase } from '../platform/db/index.ts';
+import { migrateToLatest, openDatabase, platformTables } from '../platform/db/index.ts';
 import { LocalPubSub, type PubSub, RedisPubSub } from '../platform/pubsub.ts';
 import { RateLimits } from '../platform/ratelimit.ts';
 import { connectRedis } from '../platform/redis.ts';
@@ -17,7 +20,7 @@ export async function withAccounts<T>(
   config: Config,
   work: (accounts: AccountsService, store: AccountsStore) => Promise<T>,
 ) {
-  const handle = openDatabase(config.database);
+  const handle = openDatabase<Database>(config.database);
   let pubsub: PubSub = new LocalPubSub();
   const closers: (() => void)[] = [];
   try {
@@ -29,7 +32,8 @@ export async function withAccounts<T>(
       closers.push(() => redis.disconnect());
     }
     const store = new AccountsStore(handle.db);
-    const usage = new UsageCounter(handle.db);
+    const platformDb = platformTables(handle.db);
+    const usage = new UsageCounter(platformDb);
     const limits = new RateLimits({
       redis,
       prefix: config.redisKeyPrefix,
@@ -42,6 +46,7 @@ export async function withAccounts<T>(
       cache: new KeyCache(pubsub),
       limits,
       usage,
+      audit: new AuditLog(platformDb, systemClock),
     });
     return await work(accounts, store);
   } finally {

@@ -1,7 +1,7 @@
 // `crestwatch` CLI: parses the command line and runs the command it names (one file each in commands/).
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.ts';
-import { PLAN_NAMES } from '../modules/accounts/index.ts';
+import { PLAN_NAMES } from '../platform/plans.ts';
 import { type CommandInput, UsageError, unknownCommand } from './command.ts';
 import * as blog from './commands/blog.ts';
 import * as ingest from './commands/ingest.ts';

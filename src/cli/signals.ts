@@ -1,5 +1,7 @@
 // Signals in, trends out: the services `ingest` and `seed` share, and turning pending signals into trends.
+
 import type { Config } from '../config.ts';
+import type { Database } from '../database.ts';
 import { SignalsService, SignalsStore } from '../modules/signals/index.ts';
 import { createNlpPool, TrendProcessor, TrendsStore } from '../modules/trends/index.ts';
 import { systemClock } from '../platform/clock.ts';
@@ -21,7 +23,7 @@ export interface SignalTools {
 }
 
 export async function withSignals<T>(config: Config, work: (tools: SignalTools) => Promise<T>): Promise<T> {
-  const handle = openDatabase(config.database);
+  const handle = openDatabase<Database>(config.database);
   // Analysis in worker threads, as in the service: the CLI's own thread writes to the database.
   const nlp = createNlpPool(config.nlpWorkerThreads);
   try {

@@ -1,12 +1,12 @@
 // Authentication, per-route permission checks and the limits that apply to each request.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Plan, PlanName, PlanTable } from '../modules/accounts/plans.ts';
 import { type Clock, nextUtcMidnight, systemClock, utcDate } from './clock.ts';
 import { sha256Hex } from './crypto.ts';
 import type { UserRow } from './db/schema.ts';
 import { ApiError, forbidden, unauthorized } from './errors.ts';
 import { asArray } from './http.ts';
+import type { Plan, PlanName, PlanTable } from './plans.ts';
 import type { PubSub } from './pubsub.ts';
 import { type LimitState, type MaybePromise, type QuotaResult, type RateLimits, then } from './ratelimit.ts';
 import type { UsageCounter } from './usage.ts';

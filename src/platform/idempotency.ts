@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Clock } from './clock.ts';
 import { type SecretBox, sha256Hex } from './crypto.ts';
-import type { DB } from './db/index.ts';
+import type { PlatformDb } from './db/index.ts';
 import { ApiError, badRequest, conflict } from './errors.ts';
 import { asArray } from './http.ts';
 
@@ -20,7 +20,7 @@ declare module 'fastify' {
 
 export class IdempotencyStore {
   constructor(
-    private readonly db: DB,
+    private readonly db: PlatformDb,
     private readonly clock: Clock,
   ) {}
 

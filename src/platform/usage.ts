@@ -1,14 +1,14 @@
 // Counted requests per user and UTC day, and keys' last use: buffered in memory, flushed every few seconds
 // and on shutdown. The live daily figure is the quota counter in RateLimits; this keeps the durable copy.
 import { sql } from 'kysely';
-import type { DB } from './db/index.ts';
+import type { PlatformDb } from './db/index.ts';
 
 export class UsageCounter {
   private pending = new Map<string, number>();
   private lastUsed = new Map<number, number>();
   private flushing: Promise<void> | null = null;
 
-  constructor(private readonly db: DB) {}
+  constructor(private readonly db: PlatformDb) {}
 
   record(userId: number, date: string): void {
     const key = `${userId}|${date}`;

@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import type { Database } from '../../src/database.ts';
 import { openDatabase } from '../../src/platform/db/index.ts';
 import { TEST_SECRET_KEY } from '../helpers/app.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
@@ -21,7 +22,7 @@ function cliFor(database: TestDatabase) {
 }
 
 async function trendKeys(database: TestDatabase): Promise<string[]> {
-  const handle = openDatabase(database.config);
+  const handle = openDatabase<Database>(database.config);
   try {
     return (await handle.db.selectFrom('trends').select('key').execute()).map((r) => r.key);
   } finally {

@@ -642,9 +642,10 @@ describe('contract: core routes, black-box', () => {
       rateHeaders(del, 'DELETE 204');
       assertProblem(await call(ctx.app, 'GET', '/api/user/profile', { key: created.data.api_key }), 401);
       assertProblem(await call(ctx.app, 'DELETE', `/api/user/api-keys/999999`, { key: user.key }), 404);
+      // The revoked key stays listed, no longer active.
       const list = await call(ctx.app, 'GET', '/api/user/api-keys', { key: user.key });
       const revoked = (list.data.keys as Json[]).find((k) => k.id === created.data.id);
-      if (revoked) assert.equal(revoked.is_active, false);
+      assert.equal(revoked?.is_active, false);
     });
   });
 
@@ -794,6 +795,13 @@ describe('contract: core routes, black-box', () => {
         'analytics',
       );
       assert.equal(res.data.period, '7d');
+      assert.deepEqual([res.data.trend_id, res.data.name], [ids.positive, 'Zenith Phone']);
+      // The seeded 30 mentions, all inside the default 7 days, spread over the series.
+      assert.equal(res.data.current_volume, 30);
+      assert.equal(
+        res.data.data.reduce((a: number, p: Json) => a + p.volume, 0),
+        30,
+      );
       const custom = await call(
         ctx.app,
         'GET',
@@ -902,7 +910,8 @@ describe('contract: core routes, black-box', () => {
       });
       assert.equal(status.statusCode, 200);
       conforms(status.data, { status: 'string', error: 'string|null' }, 'AIInsightTaskStatus');
-      assert.ok(['queued', 'running', 'succeeded', 'failed'].includes(status.data.status));
+      // No worker runs until settle() below: the task is still waiting.
+      assert.deepEqual([status.data.status, status.data.error], ['queued', null]);
       assertProblem(
         await call(ctx.app, 'GET', `/api/trends/ai-insights/status/${gen.data.task_id}`, { key: other.key }),
         404,
@@ -939,22 +948,45 @@ describe('contract: core routes, black-box', () => {
       const res = await call(ctx.app, 'POST', `/api/trends/${ids.profane}/analyze`, { key: user.key });
       assert.equal(res.statusCode, 202);
       conforms(res.data, { task_id: 'string', status: 'string' }, 'AnalysisResponse');
+      assert.equal(res.data.status, 'queued');
+      const status = await call(ctx.app, 'GET', `/api/trends/ai-insights/status/${res.data.task_id}`, {
+        key: user.key,
+      });
+      assert.equal(status.statusCode, 200, 'the task id is one the status route knows');
+      assert.equal(status.data.status, 'queued');
       assertProblem(await call(ctx.app, 'POST', '/api/trends/999999/analyze', { key: user.key }), 404);
     });
 
     test('insights search → {trends, total, meta} with limit/offset defaults', async () => {
-      const res = await call(ctx.app, 'GET', '/api/insights/search', { key: user.key });
+      const reader = await createUser(ctx, 'developer');
+      const gen = await call(ctx.app, 'POST', `/api/trends/${ids.negative}/ai-insights/generate`, {
+        key: reader.key,
+      });
+      assert.equal(gen.statusCode, 202, gen.body);
+      assert.equal((await settle(ctx, reader.key, gen.data.task_id)).status, 'succeeded');
+      const res = await call(ctx.app, 'GET', '/api/insights/search', { key: reader.key });
       assert.equal(res.statusCode, 200);
-      assert.ok(Array.isArray(res.data.trends));
-      assert.ok(Number.isInteger(res.data.total));
+      assert.equal(res.data.total, 1);
+      assert.deepEqual(
+        res.data.trends.map((i: Json) => i.trend_id),
+        [ids.negative],
+      );
+      conforms(res.data.trends[0], AI_INSIGHT, 'search AIInsight');
       assert.equal(res.data.meta.limit, 20);
       assert.equal(res.data.meta.offset, 0);
-      assert.equal(res.data.meta.total, res.data.total);
-      for (const i of res.data.trends) conforms(i, AI_INSIGHT, 'search AIInsight');
+      assert.equal(res.data.meta.total, 1);
       const filtered = await call(ctx.app, 'GET', '/api/insights/search?sentiment_category=negative', {
-        key: user.key,
+        key: reader.key,
       });
       assert.equal(filtered.data.meta.sentiment_category, 'negative');
+      assert.deepEqual(
+        filtered.data.trends.map((i: Json) => i.trend_id),
+        [ids.negative],
+      );
+      const positive = await call(ctx.app, 'GET', '/api/insights/search?sentiment_category=positive', {
+        key: reader.key,
+      });
+      assert.deepEqual([positive.data.total, positive.data.trends], [0, []]);
       const theirs = await call(ctx.app, 'GET', '/api/insights/search', { key: other.key });
       assert.equal(theirs.data.total, 0, 'insights are the caller’s own');
     });
@@ -1102,14 +1134,21 @@ describe('contract: core routes, black-box', () => {
 
     test('audit log → {entries: [...]} with the documented fields, key creation recorded', async () => {
       const fresh = await createUser(ctx, 'developer');
-      await call(ctx.app, 'POST', '/api/user/api-keys', { key: fresh.key, body: { name: 'audited' } });
+      const created = await call(ctx.app, 'POST', '/api/user/api-keys', {
+        key: fresh.key,
+        body: { name: 'audited' },
+      });
+      assert.equal(created.statusCode, 201, created.body);
       const res = await call(ctx.app, 'GET', '/api/user/audit-log', { key: fresh.key });
       assert.equal(res.statusCode, 200);
-      assert.ok(res.data.entries.length >= 1);
-      const actions = res.data.entries.map((e: Json) => e.action);
-      assert.ok(
-        actions.some((a: string) => a.includes('created')),
-        JSON.stringify(actions),
+      // The entry for this key, made by this request.
+      const entry = (res.data.entries as Json[]).find(
+        (e) => e.target_type === 'api_key' && e.target_id === String(created.data.id),
+      );
+      assert.deepEqual(
+        [entry?.action, entry?.request_id, entry?.created_at],
+        ['api_key.created', created.headers['x-request-id'], new Date(clock.now()).toISOString()],
+        JSON.stringify(res.data.entries),
       );
       const theirs = await call(ctx.app, 'GET', '/api/user/audit-log', { key: other.key });
       assert.ok(

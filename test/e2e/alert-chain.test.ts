@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import WebSocket from 'ws';
-import { type AIInsight, recommendedNextSteps } from '../../src/modules/insights/analyzer.ts';
+import { type AIInsight, recommendedNextSteps } from '../../src/modules/insights/index.ts';
 import { derivedNextSteps } from '../../src/modules/webhooks/payloads.ts';
 import { ManualClock } from '../../src/platform/clock.ts';
 import { DOMAIN_EVENT_JOB, type DomainEvent } from '../../src/platform/events.ts';
@@ -17,6 +17,8 @@ import {
   type Json,
   type TestContext,
 } from '../helpers/app.ts';
+import { drainJobs } from '../helpers/jobs.ts';
+import { streamBarrier } from '../helpers/stream.ts';
 import { posts } from '../modules/crisis/posts.ts';
 import { connect, metaStandIn, providerEnv, slackStandIn } from '../modules/integrations/stand-ins.ts';
 import { N8N_KEY, type N8nStandIn, n8nStandIn } from '../modules/integrations/workflow-stand-in.ts';
@@ -82,23 +84,7 @@ async function ingest(signals: Record<string, unknown>[]): Promise<void> {
 }
 
 /** Waits until the job worker has nothing due and nothing running (domain events, then what they queue). */
-async function drain(): Promise<void> {
-  const { jobs, worker } = ctx.app.services;
-  let quiet = 0;
-  await waitFor(
-    'the job queue to drain',
-    async () => {
-      worker.poke();
-      const stats = await jobs.stats();
-      quiet =
-        stats.oldestDueAgeMs === null && stats.counts.running === 0 && worker.activeCount === 0
-          ? quiet + 1
-          : 0;
-      return quiet >= 3;
-    },
-    20_000,
-  );
-}
+const drain = () => drainJobs(ctx);
 
 /** A calm phrase: 10 mentions an hour for the past day, 10 in the last hour, all on two platforms. */
 function calm(name: string): Record<string, unknown>[] {
@@ -286,13 +272,12 @@ describe('trend chain: a calm phrase surges', () => {
     assert.equal(bobHook.received.length, 0);
 
     // Live stream: the filtered client gets the alert once; the other filter gets no message about the trend.
-    const alerts = await waitFor('the stream alert', () => {
-      const got = aliceStream.messages.filter((m) => m.type === 'trend.alert.created');
-      return got.length > 0 ? got : undefined;
-    });
+    await streamBarrier(ctx, alice.userId, aliceStream.messages);
+    const alerts = aliceStream.messages.filter((m) => m.type === 'trend.alert.created');
     assert.equal(alerts.length, 1);
     assert.equal(alerts[0]!.data.trend_id, id);
     assert.ok(aliceStream.messages.some((m) => m.type === 'trend.update' && m.data.trend_id === id));
+    await streamBarrier(ctx, bob.userId, bobStream.messages);
     assert.equal(bobStream.messages.filter((m) => m.data?.trend_id === id).length, 0);
 
     // Chat: one velocity alert to the saved channel; nothing to the other user's channel.
@@ -316,7 +301,7 @@ describe('trend chain: a calm phrase surges', () => {
       .where('type', '=', DOMAIN_EVENT_JOB)
       .execute();
     const crossed = recorded
-      .map((j) => JSON.parse(j.payload) as DomainEvent)
+      .map((j) => JSON.parse(j.payload) as DomainEvent<string, { trend_id?: number }>)
       .filter((e) => e.type === 'trend.velocity.crossed' && e.data.trend_id === id);
     assert.equal(crossed.length, 1);
     await ctx.app.services.events.dispatch(crossed[0]!);
@@ -415,14 +400,13 @@ describe('crisis chain: a negative surge about a followed interest', () => {
     assert.equal(bodies[0]!.severity, event.severity);
     assert.equal(bobHook.received.length, 0);
 
-    const opened = await waitFor('the stream crisis message', () => {
-      const got = aliceStream.messages.filter((m) => m.type.startsWith('crisis.'));
-      return got.length > 0 ? got : undefined;
-    });
+    await streamBarrier(ctx, alice.userId, aliceStream.messages);
+    const opened = aliceStream.messages.filter((m) => m.type.startsWith('crisis.'));
     assert.deepEqual(
       opened.map((m) => [m.type, m.data.crisis_event_id]),
       [['crisis.event.opened', event.id]],
     );
+    await streamBarrier(ctx, bob.userId, bobStream.messages);
     assert.equal(bobStream.messages.filter((m) => m.type.startsWith('crisis.')).length, 0);
 
     const chat = slack.state.posts.slice(before);

@@ -4,7 +4,7 @@ import type { TestContext as NodeTestContext } from 'node:test';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp, type ServiceOverrides } from '../../src/app.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
-import { generateApiKey } from '../../src/modules/accounts/service.ts';
+import { generateApiKey } from '../../src/modules/accounts/index.ts';
 import type { Clock } from '../../src/platform/clock.ts';
 import type { App } from '../../src/platform/http.ts';
 import { createTestDatabase, type TestDatabase, testRedisPrefix, testRedisUrl } from './db.ts';

@@ -4,8 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { EXPORT_CSP } from '../../src/modules/crisis/export-html.ts';
-import { chatLink, escapeChat } from '../../src/modules/integrations/chat/messages.ts';
-import { PAGE_CSP } from '../../src/modules/integrations/pages.ts';
+import { chatLink, escapeChat, PAGE_CSP } from '../../src/modules/integrations/index.ts';
 import { call, createUser } from '../helpers/app.ts';
 import {
   buildLoggedApp,

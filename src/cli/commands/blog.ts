@@ -1,8 +1,8 @@
 // `crestwatch blog import DIR`: Markdown files (front matter + body) as blog posts.
+
 import fs from 'node:fs';
-import { importPosts, markdownFiles } from '../../modules/content/blog/import.ts';
-import { BlogService } from '../../modules/content/blog/service.ts';
-import { BlogStore } from '../../modules/content/blog/store.ts';
+import type { Database } from '../../database.ts';
+import { BlogService, BlogStore, importPosts, markdownFiles } from '../../modules/content/index.ts';
 import { systemClock } from '../../platform/clock.ts';
 import { migrateToLatest, openDatabase } from '../../platform/db/index.ts';
 import { type CommandInput, UsageError, unknownCommand } from '../command.ts';
@@ -20,7 +20,7 @@ export async function run({ config, positionals }: CommandInput): Promise<void> 
   if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
     throw new UsageError(`${dir} is not a directory`);
   }
-  const handle = openDatabase(config.database);
+  const handle = openDatabase<Database>(config.database);
   try {
     await migrateToLatest(handle);
     const blog = new BlogService(new BlogStore(handle.db), systemClock);

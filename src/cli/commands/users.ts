@@ -1,5 +1,5 @@
 // `crestwatch users create`: a user on a plan.
-import { isPlanName, PLAN_NAMES } from '../../modules/accounts/index.ts';
+import { isPlanName, PLAN_NAMES } from '../../platform/plans.ts';
 import { withAccounts } from '../accounts.ts';
 import { type CommandInput, UsageError, unknownCommand } from '../command.ts';
 

@@ -1,8 +1,11 @@
 // Account routes (profile, keys, usage, audit log), the public plan table and the operator routes.
+
+import { actorOf } from '../../platform/audit.ts';
 import { requirePrincipal } from '../../platform/auth.ts';
 import type { App } from '../../platform/http.ts';
+import type { PlanTable } from '../../platform/plans.ts';
 import { NoContent } from '../../platform/schemas.ts';
-import { type PlanTable, planViews } from './plans.ts';
+import { planViews } from './plans.ts';
 import {
   AdminCreateKeyBody,
   AdminCreateUserBody,
@@ -21,7 +24,7 @@ import {
   UserIdParams,
   UserProfileSchema,
 } from './schemas.ts';
-import { type AccountsService, actorOf, DEFAULT_GRACE_SECONDS } from './service.ts';
+import { type AccountsService, DEFAULT_GRACE_SECONDS } from './service.ts';
 
 export interface AccountRoutesOptions {
   accounts: AccountsService;

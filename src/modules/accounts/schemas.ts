@@ -1,7 +1,7 @@
 // Request and response schemas of the account and operator routes.
 import Type from 'typebox';
+import { PLAN_NAMES } from '../../platform/plans.ts';
 import { DateTime, IdParam, Nullable, PageMeta, Pagination, StrictObject } from '../../platform/schemas.ts';
-import { PLAN_NAMES } from './plans.ts';
 
 export const PermissionSchema = Type.Enum(['read', 'write', 'ingest', 'admin'], {
   description:

@@ -1,31 +1,21 @@
 // Users, plans, API keys, audit log and the usage report. Knows nothing of HTTP.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { KeyCache, Permission, Principal } from '../../platform/auth.ts';
+import type { Actor, AuditLog } from '../../platform/audit.ts';
+import type { KeyCache, Permission } from '../../platform/auth.ts';
 import { type Clock, DAY_MS, isoString, nextUtcMidnight, utcDate } from '../../platform/clock.ts';
 import { randomBase62, sha256Hex } from '../../platform/crypto.ts';
 import type { ApiKeyRow, UserRow } from '../../platform/db/schema.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.ts';
+import { estimateCost, type PlanName, type PlanTable } from '../../platform/plans.ts';
 import type { RateLimits } from '../../platform/ratelimit.ts';
 import type { UsageCounter } from '../../platform/usage.ts';
-import { estimateCost, type PlanName, type PlanTable } from './plans.ts';
 import type { AccountsStore, Executor } from './store.ts';
 
 export const ALL_PERMISSIONS: Permission[] = ['read', 'write', 'ingest', 'admin'];
 export const DEFAULT_KEY_PERMISSIONS: Permission[] = ['read', 'write'];
 export const DEFAULT_GRACE_SECONDS = 86_400;
 const OPERATOR_EMAIL = 'operator@crestwatch.local';
-
-/** Who is acting: the user and the permissions of the key they hold. */
-export interface Actor {
-  userId: number;
-  permissions: Permission[];
-  requestId: string | null;
-}
-
-export function actorOf(principal: Principal, requestId: string | null): Actor {
-  return { userId: principal.userId, permissions: principal.keyPermissions, requestId };
-}
 
 export function generateApiKey(): { key: string; prefix: string; hash: string } {
   const key = `cw_${randomBase62(40)}`;
@@ -77,6 +67,7 @@ export class AccountsService {
       cache: KeyCache;
       limits: RateLimits;
       usage: UsageCounter;
+      audit: AuditLog;
     },
   ) {}
 
@@ -362,7 +353,8 @@ export class AccountsService {
 
   // ---------- audit log
 
-  async audit(
+  /** Records an entry on the user's audit log (see platform/audit.ts); pass the transaction of the change. */
+  audit(
     userId: number,
     actor: Actor | null,
     action: string,
@@ -371,23 +363,11 @@ export class AccountsService {
     detail: string,
     executor?: Executor,
   ): Promise<void> {
-    await this.store.insertAudit(
-      {
-        user_id: userId,
-        actor_user_id: actor?.userId ?? null,
-        action,
-        target_type: targetType,
-        target_id: targetId === null ? null : String(targetId),
-        detail,
-        request_id: actor?.requestId ?? null,
-        created_at: this.deps.clock.now(),
-      },
-      executor,
-    );
+    return this.deps.audit.record(userId, actor, action, targetType, targetId, detail, executor);
   }
 
   async auditLog(userId: number, limit: number, offset: number) {
-    const { entries, total } = await this.store.listAudit(userId, limit, offset);
+    const { entries, total } = await this.deps.audit.list(userId, limit, offset);
     return {
       entries: entries.map((e) => ({
         id: e.id,

@@ -1,9 +1,10 @@
 // SQL for users, API keys, audit log entries and stored usage.
+
 import type { Transaction } from 'kysely';
+import type { Database, DB } from '../../database.ts';
 import type { Permission, Principal } from '../../platform/auth.ts';
-import type { Database, DB } from '../../platform/db/index.ts';
 import type { ApiKeyRow, NewUser, UserRow, UserUpdate } from '../../platform/db/schema.ts';
-import type { PlanName } from './plans.ts';
+import type { PlanName } from '../../platform/plans.ts';
 
 export type Executor = DB | Transaction<Database>;
 
@@ -15,17 +16,6 @@ export interface NewApiKey {
   permissions: Permission[];
   created_at: number;
   expires_at: number | null;
-}
-
-export interface AuditEntry {
-  user_id: number;
-  actor_user_id: number | null;
-  action: string;
-  target_type: string;
-  target_id: string | null;
-  detail: string | null;
-  request_id: string | null;
-  created_at: number;
 }
 
 export class AccountsStore {
@@ -149,28 +139,5 @@ export class AccountsStore {
     executor: Executor = this.db,
   ): Promise<void> {
     await executor.updateTable('api_keys').set(changes).where('id', '=', keyId).execute();
-  }
-
-  async insertAudit(entry: AuditEntry, executor: Executor = this.db): Promise<void> {
-    await executor.insertInto('audit_log').values(entry).execute();
-  }
-
-  async listAudit(userId: number, limit: number, offset: number) {
-    const [entries, count] = await Promise.all([
-      this.db
-        .selectFrom('audit_log')
-        .selectAll()
-        .where('user_id', '=', userId)
-        .orderBy('id', 'desc')
-        .limit(limit)
-        .offset(offset)
-        .execute(),
-      this.db
-        .selectFrom('audit_log')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('user_id', '=', userId)
-        .executeTakeFirstOrThrow(),
-    ]);
-    return { entries, total: Number(count.n) };
   }
 }

@@ -1,6 +1,8 @@
 // The alerts module's public entry: alert bodies and the severity scale, shared by every module that sends
 // alerts (webhooks, the live stream).
 export {
+  type AlertEvent,
+  type AlertEvents,
   alertBody,
   CRISIS_EVENT_TYPES,
   type CrisisData,
@@ -10,6 +12,7 @@ export {
   lifecycleBody,
   messageId,
   SEVERITIES,
+  type Severity,
   severityOfVelocity,
   severityRank,
   TREND_ALERT_EVENT,

@@ -2,16 +2,18 @@
 // severity scale alerts are filtered on. Pure functions.
 import { createHash } from 'node:crypto';
 import { isoString } from '../../platform/clock.ts';
-import type { DomainEvent } from '../../platform/events.ts';
+import type { DomainEvent, EventOf } from '../../platform/events.ts';
 import {
   CRISIS_EVENT_ESCALATED,
   CRISIS_EVENT_OPENED,
   CRISIS_EVENT_RESOLVED,
   type CrisisDomainEventData,
-} from '../crisis/events.ts';
+  type CrisisEvents,
+} from '../crisis/index.ts';
+import type { LifecycleChangedData, TrendEvents, VelocityCrossedData } from '../trends/index.ts';
 
 export const SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
-type Severity = (typeof SEVERITIES)[number];
+export type Severity = (typeof SEVERITIES)[number];
 
 /** The `event` of a trend alert body (raised by the trend module's velocity crossing). */
 export const TREND_ALERT_EVENT = 'trend.alert.created';
@@ -24,30 +26,15 @@ export const CRISIS_EVENT_TYPES = [
   CRISIS_EVENT_RESOLVED,
 ] as const;
 
-/** The data of a `trend.velocity.crossed` domain event. */
-export interface VelocityData {
-  trend_id: number;
-  trend_name: string;
-  category: string;
-  velocity: number;
-  volume: number;
-  from_velocity: number;
-  levels?: number[];
-}
-
-/** The data of a `trend.lifecycle.changed` domain event. */
-export interface LifecycleData {
-  trend_id: number;
-  trend_name: string;
-  category: string;
-  velocity: number;
-  volume: number;
-  from_stage: string | null;
-  to_stage: string;
-}
-
-/** The crisis module's event data, as recorded. */
+/** The domain events alerts are made from: the trends module's and the crisis module's. */
+export type AlertEvents = TrendEvents & CrisisEvents;
+/** One of them, by name. */
+export type AlertEvent<K extends keyof AlertEvents = keyof AlertEvents> = EventOf<AlertEvents, K>;
+export type VelocityData = VelocityCrossedData;
+export type LifecycleData = LifecycleChangedData;
 export type CrisisData = CrisisDomainEventData;
+/** What a body takes from its event (also a sample event, for the webhook test payload). */
+type EventStamp = Pick<DomainEvent, 'type' | 'occurred_at'>;
 
 /** A stable message id: the same inputs give the same id (at-least-once listeners, retries, redeliveries). */
 export function messageId(...parts: (string | number)[]): string {
@@ -118,7 +105,7 @@ function trendLink(baseUrl: string, trendId: number): string {
 
 export function alertBody(
   id: string,
-  event: DomainEvent,
+  event: EventStamp,
   data: VelocityData,
   baseUrl: string,
   nextSteps: string[],
@@ -142,7 +129,7 @@ export function alertBody(
 
 export function lifecycleBody(
   id: string,
-  event: DomainEvent,
+  event: EventStamp,
   data: LifecycleData,
   baseUrl: string,
 ): Record<string, unknown> {
@@ -160,7 +147,7 @@ export function lifecycleBody(
   };
 }
 
-export function crisisBody(id: string, event: DomainEvent, data: CrisisData): Record<string, unknown> {
+export function crisisBody(id: string, event: EventStamp, data: CrisisData): Record<string, unknown> {
   return {
     id,
     event: event.type,

@@ -1,4 +1,4 @@
-// Kysely table types of the content module (merged into the app's Database in src/platform/db/schema.ts).
+// Kysely table types of the content module (merged into the app's Database in src/database.ts).
 // Timestamps are epoch ms, booleans 0/1 and JSON is text, as everywhere else.
 import type { Generated } from 'kysely';
 
@@ -51,7 +51,17 @@ export interface ReleaseFeedsTable {
   next_attempt_at: number;
 }
 
+export interface StatusChecksTable {
+  id: Generated<number>;
+  component: string;
+  status: string;
+  detail: string | null;
+  latency_ms: number | null;
+  checked_at: number;
+}
+
 export interface ContentTables {
+  status_checks: StatusChecksTable;
   blog_posts: BlogPostsTable;
   blog_post_tags: BlogPostTagsTable;
   release_feeds: ReleaseFeedsTable;

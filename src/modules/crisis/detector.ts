@@ -5,7 +5,8 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../platform/clock.ts';
-import type { DomainEvents } from '../../platform/events.ts';
+import type { EventRecorder } from '../../platform/events.ts';
+import type { CrisisEvents } from './events.ts';
 import { HazardEvents } from './hazard-events.ts';
 import type { HazardObservation, LocationQuery } from './hazards.ts';
 import { CrisisOutbox } from './outbox.ts';
@@ -22,7 +23,7 @@ export class CrisisDetector {
 
   constructor(
     private readonly store: CrisisStore,
-    events: DomainEvents,
+    events: EventRecorder<CrisisEvents>,
     private readonly clock: Clock,
     config: Pick<Config, 'publicBaseUrl'>,
   ) {

@@ -8,6 +8,7 @@ export type CrisisEventType =
   | typeof CRISIS_EVENT_ESCALATED
   | typeof CRISIS_EVENT_RESOLVED;
 
+/** What a crisis event's lifecycle step carries. */
 export interface CrisisDomainEventData {
   crisis_event_id: number;
   user_id: number;
@@ -23,3 +24,5 @@ export interface CrisisDomainEventData {
   trend_id: number | null;
   source_keywords: string[];
 }
+
+export type CrisisEvents = { [Type in CrisisEventType]: CrisisDomainEventData };

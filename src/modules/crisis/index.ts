@@ -1,10 +1,16 @@
 // The crisis module's public entry: what other modules may use from it.
+
+export { CrisisDetector } from './detector.ts';
 export {
   CRISIS_EVENT_ESCALATED,
   CRISIS_EVENT_OPENED,
   CRISIS_EVENT_RESOLVED,
   type CrisisDomainEventData,
+  type CrisisEvents,
 } from './events.ts';
 export type { HazardObservation, HazardSink } from './hazards.ts';
+export { crisisRoutes } from './routes.ts';
 // The hazard adapters' severity mappings, kept beside the severity_basis text that describes them.
 export { floodSeverity, type Severity, usgsSeverity } from './scoring.ts';
+export { CrisisService } from './service.ts';
+export { CrisisStore } from './store.ts';

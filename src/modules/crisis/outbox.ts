@@ -1,16 +1,17 @@
 // A crisis event's lifecycle step (opened, escalated, resolved) as a domain event, recorded in the transaction
 // of the change; surges and hazards both report through it.
+
 import type { Config } from '../../config.ts';
+import type { DB } from '../../database.ts';
 import { isoString } from '../../platform/clock.ts';
-import type { DB } from '../../platform/db/index.ts';
-import type { DomainEvents } from '../../platform/events.ts';
-import type { CrisisDomainEventData, CrisisEventType } from './events.ts';
+import type { EventRecorder } from '../../platform/events.ts';
+import type { CrisisDomainEventData, CrisisEvents, CrisisEventType } from './events.ts';
 import type { CrisisStore, EventRow } from './store.ts';
 
 export class CrisisOutbox {
   constructor(
     private readonly store: CrisisStore,
-    private readonly events: DomainEvents,
+    private readonly events: EventRecorder<CrisisEvents>,
     private readonly config: Pick<Config, 'publicBaseUrl'>,
   ) {}
 
@@ -31,12 +32,7 @@ export class CrisisOutbox {
       trend_id: event.trend_id === null ? null : Number(event.trend_id),
       source_keywords: JSON.parse(event.source_keywords) as string[],
     };
-    await this.events.record(trx, {
-      id: `${type}:${event.id}:${seq}`,
-      type,
-      occurred_at: now,
-      data: data as unknown as Record<string, unknown>,
-    });
+    await this.events.record(trx, { id: `${type}:${event.id}:${seq}`, type, occurred_at: now, data });
     return 1;
   }
 }

@@ -1,7 +1,8 @@
 // SQL of the crisis module. Methods that may run inside a transaction take its executor as their last
 // parameter (the store's own connection otherwise).
+
 import { type Insertable, type Selectable, type SqlBool, sql, type Updateable } from 'kysely';
-import type { DB } from '../../platform/db/index.ts';
+import type { DB } from '../../database.ts';
 import { containsPattern, likeEscape } from '../../platform/db/like.ts';
 import type {
   CrisisEventsTable,

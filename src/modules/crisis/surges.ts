@@ -1,8 +1,9 @@
 // Social surges: reads new signals past the detector's cursor in bounded batches, keeps negative mentions of
 // watched interest keys, and opens, grows and subsides each watcher's surge event. Every state change records
 // its domain event in the same transaction.
+
 import type { Config } from '../../config.ts';
-import type { DB } from '../../platform/db/index.ts';
+import type { DB } from '../../database.ts';
 import { compound, normaliseTokens } from '../trends/index.ts';
 import { CRISIS_EVENT_ESCALATED, CRISIS_EVENT_OPENED, CRISIS_EVENT_RESOLVED } from './events.ts';
 import { contentHash, evidenceVersion } from './hashing.ts';

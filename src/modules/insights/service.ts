@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { type Clock, DAY_MS, nextUtcMonthStart } from '../../platform/clock.ts';
 import { ApiError, notFound } from '../../platform/errors.ts';
 import type { JobContext, JobQueue, JobWorker } from '../../platform/jobs/index.ts';
-import type { PlanTable } from '../accounts/index.ts';
+import type { PlanTable } from '../../platform/plans.ts';
 import { normaliseKey, normaliseTokens, type TrendsService } from '../trends/index.ts';
 import { type AIInsight, type AnalyzerSignal, analyzeOffline } from './analyzer.ts';
 import { LlmError, type LlmProvider, mergeReply } from './llm.ts';

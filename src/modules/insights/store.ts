@@ -1,6 +1,8 @@
 // All SQL of the insights module: stored insights, tasks, and the signal sample an analysis reads.
+
 import { type Selectable, sql, type Transaction } from 'kysely';
-import type { Database, DB, Dialect } from '../../platform/db/index.ts';
+import type { Database, DB } from '../../database.ts';
+import type { Dialect } from '../../platform/db/index.ts';
 import { containsPattern, likeEscape } from '../../platform/db/like.ts';
 import type { AiInsightsTable, InsightTasksTable } from './tables.ts';
 

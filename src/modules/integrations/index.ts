@@ -1,14 +1,17 @@
 // The integrations module's public entry: builds the OAuth integrations (chat, forum ads, social ads) and wires
 // their jobs and event listeners; exports what code outside the module uses (the workflow tool included).
+
 import type { Config } from '../../config.ts';
+import type { DB } from '../../database.ts';
+import type { AuditLog } from '../../platform/audit.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { SecretBox } from '../../platform/crypto.ts';
-import type { DB } from '../../platform/db/index.ts';
-import type { DomainEvents } from '../../platform/events.ts';
+import type { EventSubscriber } from '../../platform/events.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
 import type { JobWorker } from '../../platform/jobs/worker.ts';
-import type { AccountsService } from '../accounts/index.ts';
+import { type AlertEvents, CRISIS_EVENT_TYPES } from '../alerts/index.ts';
 import type { TrendsService } from '../trends/index.ts';
+import { TREND_LIFECYCLE_EVENT, TREND_VELOCITY_EVENT } from '../trends/index.ts';
 import { type AdsDeps, AdsService } from './ads/service.ts';
 import { CHAT_POST_JOB, ChatService } from './chat/service.ts';
 import { FORUM_ADS_DELIVERY_JOB, ForumAdsService } from './forum-ads/service.ts';
@@ -28,9 +31,6 @@ export { workflowRoutes } from './workflow/routes.ts';
 export { WorkflowService } from './workflow/service.ts';
 export { WorkflowStore } from './workflow/store.ts';
 
-const TREND_EVENTS = ['trend.velocity.crossed', 'trend.lifecycle.changed'];
-const CRISIS_EVENTS = ['crisis.event.opened', 'crisis.event.escalated', 'crisis.event.resolved'];
-
 export interface Integrations extends IntegrationServices {
   store: IntegrationsStore;
 }
@@ -40,10 +40,10 @@ export function createIntegrations(deps: {
   config: Config;
   clock: Clock;
   box: SecretBox;
-  accounts: AccountsService;
+  audit: AuditLog;
   jobs: JobQueue;
   worker: JobWorker;
-  events: DomainEvents;
+  events: EventSubscriber<AlertEvents>;
   trends: TrendsService;
   insights?: AdsDeps['insights'];
   crisis?: AdsDeps['crisis'];
@@ -55,7 +55,7 @@ export function createIntegrations(deps: {
     store,
     box: deps.box,
     clock: deps.clock,
-    accounts: deps.accounts,
+    audit: deps.audit,
     publicBaseUrl: deps.config.publicBaseUrl,
     log: deps.log,
   });
@@ -89,7 +89,7 @@ export function createIntegrations(deps: {
     oauth,
     meta,
     clock: deps.clock,
-    accounts: deps.accounts,
+    audit: deps.audit,
     trends: deps.trends,
     insights: deps.insights,
     crisis: deps.crisis,
@@ -99,7 +99,8 @@ export function createIntegrations(deps: {
   deps.worker.register(FORUM_ADS_DELIVERY_JOB, (job) =>
     forumAds.deliver(job as Parameters<ForumAdsService['deliver']>[0]),
   );
-  for (const type of TREND_EVENTS) deps.events.on(type, (event) => chat.onTrendEvent(event));
-  for (const type of CRISIS_EVENTS) deps.events.on(type, (event) => chat.onCrisisEvent(event));
+  deps.events.on(TREND_VELOCITY_EVENT, (event) => chat.onTrendEvent(event));
+  deps.events.on(TREND_LIFECYCLE_EVENT, (event) => chat.onTrendEvent(event));
+  for (const type of CRISIS_EVENT_TYPES) deps.events.on(type, (event) => chat.onCrisisEvent(event));
   return { store, oauth, chat, forumAds, ads };
 }

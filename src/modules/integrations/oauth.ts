@@ -2,10 +2,10 @@
 // and provider, single use, 10 minutes, PKCE S256 where the provider has it), the confirmation step of the
 // callback, token storage (sealed with the SecretBox), refresh on expiry, and disconnect with revocation.
 import { createHash, randomBytes } from 'node:crypto';
+import type { Actor, AuditLog } from '../../platform/audit.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { type SecretBox, sha256Hex } from '../../platform/crypto.ts';
 import { ApiError, badRequest, conflict, notFound } from '../../platform/errors.ts';
-import type { AccountsService, Actor } from '../accounts/index.ts';
 import { type OAuthAdapter, type ProviderId, TokenRejectedError, type TokenSet } from './providers/types.ts';
 import type { ConnectionRow, IntegrationsStore } from './store.ts';
 
@@ -17,7 +17,7 @@ interface OAuthDeps {
   store: IntegrationsStore;
   box: SecretBox;
   clock: Clock;
-  accounts: AccountsService;
+  audit: AuditLog;
   publicBaseUrl: string;
   log?: { warn(obj: object, msg: string): void };
 }
@@ -143,7 +143,7 @@ export class OAuthService {
         },
         trx,
       );
-      await this.deps.accounts.audit(
+      await this.deps.audit.record(
         userId,
         { userId, permissions: [], requestId },
         'integration.connected',
@@ -236,7 +236,7 @@ export class OAuthService {
     if (!connection) throw notFound(`The ${adapter.label} is not connected.`);
     await this.deps.store.transaction(async (trx) => {
       await this.deps.store.deleteConnection(connection.id, trx);
-      await this.deps.accounts.audit(
+      await this.deps.audit.record(
         actor.userId,
         actor,
         'integration.disconnected',

@@ -1,6 +1,7 @@
 // All SQL of the OAuth integrations (chat, forum ads, social ads).
+
 import type { Insertable, Selectable, Transaction } from 'kysely';
-import type { Database, DB } from '../../platform/db/index.ts';
+import type { Database, DB } from '../../database.ts';
 import type {
   AdsAppliesTable,
   AdsPreviewsTable,

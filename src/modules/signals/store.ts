@@ -1,7 +1,8 @@
 // SQL for stored signals.
+
 import type { Insertable, Transaction } from 'kysely';
-import type { Database, DB } from '../../platform/db/index.ts';
-import type { SignalsTable } from '../../platform/db/schema.ts';
+import type { Database, DB } from '../../database.ts';
+import type { SignalsTable } from './tables.ts';
 
 export type NewSignal = Insertable<SignalsTable>;
 type Executor = DB | Transaction<Database>;

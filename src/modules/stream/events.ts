@@ -1,20 +1,17 @@
 // Turns domain events into live-stream messages (published once; every process fans out to its clients).
-import type { DomainEvent, DomainEvents } from '../../platform/events.ts';
+import type { EventSubscriber } from '../../platform/events.ts';
 import {
+  type AlertEvents,
   alertBody,
   CRISIS_EVENT_TYPES,
-  type CrisisData,
   crisisBody,
   derivedNextSteps,
-  type LifecycleData,
   lifecycleBody,
   messageId,
   TREND_ALERT_EVENT,
   TREND_LIFECYCLE_ALERT_EVENT,
-  type VelocityData,
 } from '../alerts/index.ts';
-import { TREND_LIFECYCLE_EVENT, TREND_VELOCITY_EVENT } from '../trends/recompute.ts';
-import type { TrendItemView } from '../trends/service.ts';
+import { TREND_LIFECYCLE_EVENT, TREND_VELOCITY_EVENT, type TrendItemView } from '../trends/index.ts';
 import { type StreamEnvelope, type StreamHub, trendKeysOf } from './hub.ts';
 
 /** `trend.update` messages for freshly recomputed trends (24-hour snapshot). */
@@ -38,15 +35,19 @@ export function trendUpdates(views: TrendItemView[]): StreamEnvelope[] {
   }));
 }
 
-export function registerStreamEvents(events: DomainEvents, hub: StreamHub, baseUrl: string): void {
-  events.on(TREND_VELOCITY_EVENT, async (event: DomainEvent) => {
-    const data = event.data as unknown as VelocityData;
+export function registerStreamEvents(
+  events: EventSubscriber<AlertEvents>,
+  hub: StreamHub,
+  baseUrl: string,
+): void {
+  events.on(TREND_VELOCITY_EVENT, async (event) => {
+    const { data } = event;
     const trend_keys = trendKeysOf(data.trend_name);
     const body = alertBody(messageId(event.id), event, data, baseUrl, derivedNextSteps(data, {}));
     await hub.publish({ type: TREND_ALERT_EVENT, data: body, trend_keys });
   });
-  events.on(TREND_LIFECYCLE_EVENT, async (event: DomainEvent) => {
-    const data = event.data as unknown as LifecycleData;
+  events.on(TREND_LIFECYCLE_EVENT, async (event) => {
+    const { data } = event;
     const trend_keys = trendKeysOf(data.trend_name);
     await hub.publish({
       type: TREND_LIFECYCLE_ALERT_EVENT,
@@ -55,8 +56,8 @@ export function registerStreamEvents(events: DomainEvents, hub: StreamHub, baseU
     });
   });
   for (const type of CRISIS_EVENT_TYPES) {
-    events.on(type, async (event: DomainEvent) => {
-      const data = event.data as unknown as CrisisData;
+    events.on(type, async (event) => {
+      const { data } = event;
       if (!Number.isInteger(data.user_id)) return;
       await hub.publish({
         type: event.type,

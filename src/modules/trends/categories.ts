@@ -14,7 +14,7 @@
  * Lexicon terms pass through `normaliseKey`, so plurals and spellings match as trend keys do. Same input,
  * same category: no randomness, no iteration over unordered data.
  */
-import { normaliseKey, normaliseTokens } from './extraction.ts';
+import { normaliseKey, normaliseTokens } from './keys.ts';
 
 export interface Category {
   /** Slash path: `Technology` or `Technology/AI`. */

@@ -1,9 +1,9 @@
 // Stored signals → trends: each signal's candidates are grouped under their normalised keys, and every
 // mention adds to its trend's hourly bucket (per platform, with VADER sentiment sums) and minute bucket.
 // One transaction per batch: a signal is marked processed together with the counts it produced.
+
 import type { Insertable } from 'kysely';
 import type { Clock } from '../../platform/clock.ts';
-import type { TrendsTable } from '../../platform/db/schema.ts';
 import { TimeSlicer, yieldToEventLoop } from '../../platform/scheduling.ts';
 import type { SignalAnalysis } from './analysis.ts';
 import { categorise } from './categories.ts';
@@ -11,6 +11,7 @@ import { titleFrom } from './extraction.ts';
 import { HOUR_MS, METRIC_CONSTANTS } from './metrics.ts';
 import { InProcessNlp, type NlpPool } from './nlp-pool.ts';
 import type { HourlyIncrement, PendingSignal, TrendsStore } from './store.ts';
+import type { TrendsTable } from './tables.ts';
 
 const MINUTE_MS = 60_000;
 // Minute resolution is only needed for velocity_1h; keep two hours of it.

@@ -4,8 +4,9 @@
 // mentions in the last hour (velocity_1h slides), and every hour while seen in the last 61 days (hour
 // windows move). Each run handles a bounded batch; the engine calls it every second.
 import type { Clock } from '../../platform/clock.ts';
-import type { DomainEvent, DomainEvents } from '../../platform/events.ts';
+import type { EventOf, EventRecorder } from '../../platform/events.ts';
 import { TimeSlicer, yieldToEventLoop } from '../../platform/scheduling.ts';
+import { TREND_LIFECYCLE_EVENT, TREND_VELOCITY_EVENT, type TrendEvents } from './events.ts';
 import { HOUR_MS, PERIOD_HOURS, type PeriodName } from './metrics.ts';
 import { periodWindow, type TrendItemView, type TrendsService } from './service.ts';
 import type { SnapshotRow, TrendsStore } from './store.ts';
@@ -22,9 +23,6 @@ export const MIN_EVENT_VOLUME = 5;
 // Trends are stale after the longest window (30 d) plus the previous one it is compared with.
 const STALE_AFTER_MS = 2 * PERIOD_HOURS['30d'] * HOUR_MS + HOUR_MS;
 
-export const TREND_VELOCITY_EVENT = 'trend.velocity.crossed';
-export const TREND_LIFECYCLE_EVENT = 'trend.lifecycle.changed';
-
 export interface RecomputeOptions {
   /** Extra velocity thresholds to watch (e.g. those of webhook subscriptions). */
   thresholds?: () => Promise<number[]> | number[];
@@ -39,9 +37,9 @@ export function eventsFor(
   next: TrendItemView,
   levels: readonly number[],
   now: number,
-): DomainEvent[] {
+): EventOf<TrendEvents>[] {
   if (next.volume < MIN_EVENT_VOLUME) return [];
-  const events: DomainEvent[] = [];
+  const events: EventOf<TrendEvents>[] = [];
   const from = previous?.velocity_score ?? 0;
   const base = {
     trend_id: next.id,
@@ -102,7 +100,7 @@ export class MetricsRecomputer {
   constructor(
     private readonly store: TrendsStore,
     private readonly trends: TrendsService,
-    private readonly events: DomainEvents,
+    private readonly events: EventRecorder<TrendEvents>,
     private readonly clock: Clock,
     private readonly options: RecomputeOptions = {},
   ) {
@@ -152,7 +150,7 @@ export class MetricsRecomputer {
     await this.store.transaction(async (trx) => {
       const previous = await this.store.snapshots(ids, EVENT_PERIOD, trx);
       const snapshots: SnapshotRow[] = [];
-      const events: DomainEvent[] = [];
+      const events: EventOf<TrendEvents>[] = [];
       for (const [id, list] of views) {
         list.forEach((view, i) => {
           snapshots.push(snapshotRow(view, SNAPSHOT_PERIODS[i]!, now));

@@ -1,12 +1,12 @@
 // Trends as the API shows them: metrics computed from the stored buckets with the formulas in metrics.ts.
+
 import type { Selectable } from 'kysely';
 import { type Clock, isoString } from '../../platform/clock.ts';
 import { dayRange } from '../../platform/dates.ts';
-import type { TrendsTable } from '../../platform/db/schema.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
 import { TimeSlicer } from '../../platform/scheduling.ts';
 import { CATEGORIES, categoryByNameOrSlug, descendantsOf } from './categories.ts';
-import { normaliseKey } from './extraction.ts';
+import { normaliseKey } from './keys.ts';
 import {
   computeTrendMetrics,
   growth as growthOf,
@@ -20,6 +20,7 @@ import {
   velocityTrend,
 } from './metrics.ts';
 import type { ListFilter, ListSort, SnapshotRow, TrendsStore } from './store.ts';
+import type { TrendsTable } from './tables.ts';
 
 const MINUTE_MS = 60_000;
 // The velocity baseline looks at the same hour of the week up to 4 weeks back.

@@ -1,4 +1,5 @@
 // SQL for trends and their hourly / minute buckets.
+
 import {
   type Expression,
   type ExpressionBuilder,
@@ -7,9 +8,10 @@ import {
   sql,
   type Transaction,
 } from 'kysely';
-import type { Database, DB, Dialect } from '../../platform/db/index.ts';
+import type { Database, DB } from '../../database.ts';
+import type { Dialect } from '../../platform/db/index.ts';
 import { containsPattern, likeEscape } from '../../platform/db/like.ts';
-import type { TrendHourlyTable, TrendMetricsTable, TrendsTable } from '../../platform/db/schema.ts';
+import type { TrendHourlyTable, TrendMetricsTable, TrendsTable } from './tables.ts';
 
 type Executor = DB | Transaction<Database>;
 

@@ -1,12 +1,12 @@
 // What the webhooks service is built with (the composition root passes one object; each part takes its share).
+
+import type { Actor, AuditLog } from '../../platform/audit.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { SecretBox } from '../../platform/crypto.ts';
 import type { JobQueue } from '../../platform/jobs/queue.ts';
 import type { OutboundClient } from '../../platform/outbound.ts';
-import type { Actor } from '../accounts/service.ts';
-import type { Executor, WebhooksStore } from './store.ts';
+import type { WebhooksStore } from './store.ts';
 
-// The one place this module names the accounts module's Actor (until audit and actors move to platform).
 export type { Actor };
 
 /** What the insights module offers, when it is there (it is optional to this module). */
@@ -22,14 +22,8 @@ export interface WebhooksDeps {
   jobs: JobQueue;
   /** Tells the local worker that jobs were committed (first attempt within a second). */
   poke: () => void;
-  audit: (
-    userId: number,
-    actor: Actor,
-    action: string,
-    targetId: number,
-    detail: string,
-    executor?: Executor,
-  ) => Promise<void>;
+  /** Subscription changes are audited as target type `webhook`. */
+  audit: AuditLog;
   publicBaseUrl: string;
   insights?: InsightsLookup;
   random?: () => number;

@@ -1,8 +1,9 @@
 // /api/integrations/webhooks: subscriptions, secret rotation, test sends, executions and redelivery.
+
+import { actorOf } from '../../platform/audit.ts';
 import { requirePrincipal } from '../../platform/auth.ts';
 import type { App } from '../../platform/http.ts';
 import { NoContent } from '../../platform/schemas.ts';
-import { actorOf } from '../accounts/service.ts';
 import {
   CreateWebhookBody,
   ExecutionListResponse,

@@ -1,12 +1,16 @@
 // The webhooks service: subscriptions (subscriptions.ts), triggering from domain events (triggering.ts) and signed
 // delivery (delivery.ts), composed behind one object for the routes, the job worker and the recomputer.
-import type { DomainEvent } from '../../platform/events.ts';
+
 import type { JobContext } from '../../platform/jobs/worker.ts';
+import type { AlertEvent, CRISIS_EVENT_TYPES } from '../alerts/index.ts';
+import type { TREND_LIFECYCLE_EVENT, TREND_VELOCITY_EVENT } from '../trends/index.ts';
 import { type DeliverPayload, WebhookDelivery } from './delivery.ts';
 import type { Actor, WebhooksDeps } from './deps.ts';
 import type { CreateWebhookInput, UpdateWebhookInput } from './schemas.ts';
 import { WebhookSubscriptions } from './subscriptions.ts';
 import { type DigestPayload, WebhookTriggering } from './triggering.ts';
+
+type CrisisEventName = (typeof CRISIS_EVENT_TYPES)[number];
 
 export class WebhooksService {
   private readonly subscriptions: WebhookSubscriptions;
@@ -48,15 +52,15 @@ export class WebhooksService {
     return this.triggering.thresholds();
   }
 
-  onTrendVelocity(event: DomainEvent): Promise<void> {
+  onTrendVelocity(event: AlertEvent<typeof TREND_VELOCITY_EVENT>): Promise<void> {
     return this.triggering.onTrendVelocity(event);
   }
 
-  onTrendLifecycle(event: DomainEvent): Promise<void> {
+  onTrendLifecycle(event: AlertEvent<typeof TREND_LIFECYCLE_EVENT>): Promise<void> {
     return this.triggering.onTrendLifecycle(event);
   }
 
-  onCrisis(event: DomainEvent): Promise<void> {
+  onCrisis(event: AlertEvent<CrisisEventName>): Promise<void> {
     return this.triggering.onCrisis(event);
   }
 

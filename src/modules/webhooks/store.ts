@@ -1,6 +1,7 @@
 // All SQL of the webhooks module. Methods that may run inside a transaction take the executor last.
+
 import type { Insertable, Selectable, Transaction, Updateable } from 'kysely';
-import type { Database, DB } from '../../platform/db/index.ts';
+import type { Database, DB } from '../../database.ts';
 import type { WebhookDeliveriesTable, WebhookExecutionsTable, WebhookSubscriptionsTable } from './tables.ts';
 
 export type Executor = DB | Transaction<Database>;

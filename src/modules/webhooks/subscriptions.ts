@@ -102,10 +102,11 @@ export class WebhookSubscriptions {
         },
         trx,
       );
-      await this.deps.audit(
+      await this.deps.audit.record(
         userId,
         actor,
         'webhook.created',
+        'webhook',
         Number(inserted.id),
         `${input.trigger_type} → ${new URL(input.url).host}`,
         trx,
@@ -142,7 +143,15 @@ export class WebhookSubscriptions {
     const row = await this.store.transaction(async (trx) => {
       const updated = await this.store.update(id, set, trx);
       if (changed.length > 0) {
-        await this.deps.audit(userId, actor, 'webhook.changed', id, `changed ${changed.join(', ')}`, trx);
+        await this.deps.audit.record(
+          userId,
+          actor,
+          'webhook.changed',
+          'webhook',
+          id,
+          `changed ${changed.join(', ')}`,
+          trx,
+        );
       }
       return updated;
     });
@@ -155,7 +164,7 @@ export class WebhookSubscriptions {
     await this.store.transaction(async (trx) => {
       const deleted = await this.store.deleteForUser(userId, id, trx);
       if (!deleted) throw notFound(`No webhook subscription has id ${id}.`);
-      await this.deps.audit(userId, actor, 'webhook.deleted', id, 'deleted', trx);
+      await this.deps.audit.record(userId, actor, 'webhook.deleted', 'webhook', id, 'deleted', trx);
     });
     this.changed();
   }
@@ -175,7 +184,15 @@ export class WebhookSubscriptions {
         },
         trx,
       );
-      await this.deps.audit(userId, actor, 'webhook.changed', id, 'rotated the signing secret', trx);
+      await this.deps.audit.record(
+        userId,
+        actor,
+        'webhook.changed',
+        'webhook',
+        id,
+        'rotated the signing secret',
+        trx,
+      );
     });
     return { secret };
   }

@@ -1,4 +1,4 @@
-// Kysely table types of the webhooks module (merged into the app's Database in src/platform/db/schema.ts).
+// Kysely table types of the webhooks module (merged into the app's Database in src/database.ts).
 // Timestamps are epoch ms, booleans 0/1 and JSON is text, as everywhere else.
 import type { Generated } from 'kysely';
 

@@ -1,24 +1,26 @@
 // Triggering: domain events → the active subscriptions they match → a queued delivery (instant) or a digest item,
 // behind a per-subscription cooldown. Also the velocity thresholds the metric recomputer watches for us.
-import type { DomainEvent } from '../../platform/events.ts';
 import type { JobContext } from '../../platform/jobs/worker.ts';
 import {
+  type AlertEvent,
   alertBody,
-  type CrisisData,
+  type CRISIS_EVENT_TYPES,
   crisisBody,
   derivedNextSteps,
-  type LifecycleData,
   lifecycleBody,
   messageId,
   severityOfVelocity,
   type VelocityData,
 } from '../alerts/index.ts';
-import { type AIInsight, recommendedNextSteps } from '../insights/analyzer.ts';
+import { type AIInsight, recommendedNextSteps } from '../insights/index.ts';
+import type { TREND_LIFECYCLE_EVENT, TREND_VELOCITY_EVENT } from '../trends/index.ts';
 import type { WebhookDelivery } from './delivery.ts';
 import type { WebhooksDeps } from './deps.ts';
 import { filtersMatch, parseFilters } from './filters.ts';
 import { DIGEST_EVENT, digestBody } from './payloads.ts';
 import type { SubscriptionRow, WebhooksStore } from './store.ts';
+
+type CrisisEventName = (typeof CRISIS_EVENT_TYPES)[number];
 
 export const DIGEST_JOB = 'webhook.digest';
 const THRESHOLDS_TTL_MS = 5_000;
@@ -78,8 +80,8 @@ export class WebhookTriggering {
     return derivedNextSteps(data, context ?? {});
   }
 
-  async onTrendVelocity(event: DomainEvent): Promise<void> {
-    const data = event.data as unknown as VelocityData;
+  async onTrendVelocity(event: AlertEvent<typeof TREND_VELOCITY_EVENT>): Promise<void> {
+    const { data } = event;
     const subs = (await this.store.activeByTrigger('trend_velocity')).filter((sub) => {
       const threshold = Number(sub.threshold_value);
       return (
@@ -105,8 +107,8 @@ export class WebhookTriggering {
     await this.fire(event, subs, `trend:${data.trend_id}`, (sub) => bodies.get(Number(sub.id))!);
   }
 
-  async onTrendLifecycle(event: DomainEvent): Promise<void> {
-    const data = event.data as unknown as LifecycleData;
+  async onTrendLifecycle(event: AlertEvent<typeof TREND_LIFECYCLE_EVENT>): Promise<void> {
+    const { data } = event;
     const subs = (await this.store.activeByTrigger('trend_lifecycle')).filter(
       (sub) =>
         data.velocity >= Number(sub.threshold_value) &&
@@ -122,8 +124,8 @@ export class WebhookTriggering {
   }
 
   /** Crisis events go only to their owner's subscriptions. */
-  async onCrisis(event: DomainEvent): Promise<void> {
-    const data = event.data as unknown as CrisisData;
+  async onCrisis(event: AlertEvent<CrisisEventName>): Promise<void> {
+    const { data } = event;
     if (!Number.isInteger(data.user_id)) return;
     const subs = (await this.store.activeByTrigger('crisis_event', data.user_id)).filter((sub) =>
       filtersMatch(parseFilters(sub.filters), {
@@ -139,7 +141,7 @@ export class WebhookTriggering {
 
   /** Cooldown, then a delivery (instant) or a digest item, all in one transaction per event. */
   private async fire(
-    event: DomainEvent,
+    event: AlertEvent,
     subs: SubscriptionRow[],
     subject: string,
     bodyOf: (sub: SubscriptionRow) => Record<string, unknown>,

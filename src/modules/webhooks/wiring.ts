@@ -1,16 +1,16 @@
 // Connects the webhooks service to the domain events and the job worker.
 
-import type { DomainEvents } from '../../platform/events.ts';
+import type { EventSubscriber } from '../../platform/events.ts';
 import type { JobWorker } from '../../platform/jobs/worker.ts';
-import { CRISIS_EVENT_TYPES } from '../alerts/index.ts';
-import { TREND_LIFECYCLE_EVENT, TREND_VELOCITY_EVENT } from '../trends/recompute.ts';
+import { type AlertEvents, CRISIS_EVENT_TYPES } from '../alerts/index.ts';
+import { TREND_LIFECYCLE_EVENT, TREND_VELOCITY_EVENT } from '../trends/index.ts';
 import { DELIVER_JOB, type DeliverPayload } from './delivery.ts';
 import type { WebhooksService } from './service.ts';
 import { DIGEST_JOB, type DigestPayload } from './triggering.ts';
 
 export function registerWebhookHandlers(
   webhooks: WebhooksService,
-  events: DomainEvents,
+  events: EventSubscriber<AlertEvents>,
   worker: JobWorker,
 ): void {
   events.on(TREND_VELOCITY_EVENT, (event) => webhooks.onTrendVelocity(event));

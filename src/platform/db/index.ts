@@ -2,29 +2,38 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../../config.ts';
 import type { Dialect } from './migrations/helpers.ts';
 import { migrationProvider } from './migrations/index.ts';
-import type { Database } from './schema.ts';
+import type { PlatformTables } from './schema.ts';
 
 export type { Dialect } from './migrations/helpers.ts';
-export type { Database } from './schema.ts';
-export type DB = Kysely<Database>;
+export type { PlatformTables } from './schema.ts';
+/** The platform's view of the database: its own tables only. */
+export type PlatformDb = Kysely<PlatformTables>;
+
+/**
+ * The platform's tables within any database (or transaction) that holds them — the app's holds every module's
+ * too. Sound because only the platform's own tables are queried through the narrowed type.
+ */
+export function platformTables<T extends PlatformTables>(db: Kysely<T> | Transaction<T>): PlatformDb {
+  return db as unknown as PlatformDb;
+}
 
 // pg returns int8 and numeric as strings; every id and timestamp here fits a double exactly.
 pg.types.setTypeParser(20, (v) => Number(v));
 pg.types.setTypeParser(1700, (v) => Number(v));
 
-export interface DatabaseHandle {
-  db: DB;
+export interface DatabaseHandle<T extends PlatformTables = PlatformTables> {
+  db: Kysely<T>;
   /**
    * For reads that serve requests. On SQLite a second connection (with `reader: true`): WAL lets it read the
    * last committed state while the writer connection is inside a long transaction (ingestion), which would
    * otherwise queue every read behind it. Elsewhere the same as `db`.
    */
-  reader: DB;
+  reader: Kysely<T>;
   dialect: Dialect;
   close(): Promise<void>;
 }
@@ -38,16 +47,20 @@ function openSqlite(file: string): SQLite.Database {
   return sqlite;
 }
 
-const sqliteKysely = (sqlite: SQLite.Database) =>
-  new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+const sqliteKysely = <T>(sqlite: SQLite.Database) =>
+  new Kysely<T>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
 
-export function openDatabase(config: DatabaseConfig, options: { reader?: boolean } = {}): DatabaseHandle {
+/** Opens the database typed with the caller's tables (the composition root passes the app's). */
+export function openDatabase<T extends PlatformTables = PlatformTables>(
+  config: DatabaseConfig,
+  options: { reader?: boolean } = {},
+): DatabaseHandle<T> {
   if (config.kind === 'sqlite') {
     const memory = config.path === ':memory:';
     if (!memory) fs.mkdirSync(path.dirname(config.path), { recursive: true });
-    const db = sqliteKysely(openSqlite(config.path));
+    const db = sqliteKysely<T>(openSqlite(config.path));
     // An in-memory database is private to its connection: nothing to share with a reader.
-    const reader = options.reader && !memory ? sqliteKysely(openSqlite(config.path)) : db;
+    const reader = options.reader && !memory ? sqliteKysely<T>(openSqlite(config.path)) : db;
     return {
       db,
       reader,
@@ -66,7 +79,7 @@ export function openDatabase(config: DatabaseConfig, options: { reader?: boolean
   });
   // An idle client losing its connection must not crash the process; the next query reports it.
   pool.on('error', () => {});
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<T>({ dialect: new PostgresDialect({ pool }) });
   return { db, reader: db, dialect: 'postgres', close: () => db.destroy() };
 }
 
@@ -92,7 +105,9 @@ function withStatementCache(sqlite: SQLite.Database) {
   };
 }
 
-export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]> {
+export async function migrateToLatest<T extends PlatformTables>(
+  handle: DatabaseHandle<T>,
+): Promise<string[]> {
   // Name the schema explicitly: Kysely's existence checks would otherwise see migration tables of other
   // schemas in the same PostgreSQL database.
   let migrationTableSchema: string | undefined;
@@ -120,7 +135,7 @@ export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]>
   }
 }
 
-export async function pingDatabase(db: DB): Promise<void> {
+export async function pingDatabase<T>(db: Kysely<T>): Promise<void> {
   await sql`select 1`.execute(db);
 }
 

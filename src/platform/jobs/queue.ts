@@ -1,9 +1,9 @@
 // Durable job queue on the `jobs` table, shared by SQLite (embedded) and PostgreSQL (scale-out).
 // Jobs are leased, not deleted: a worker that dies mid-job leaves a lease that expires and the job is
 // claimed again, so delivery is at-least-once.
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Clock } from '../clock.ts';
-import type { Database, DB, Dialect } from '../db/index.ts';
+import { type Dialect, type PlatformDb, type PlatformTables, platformTables } from '../db/index.ts';
 import type { JobRow } from '../db/schema.ts';
 
 export const JOB_STATUSES = ['queued', 'running', 'succeeded', 'dead'] as const;
@@ -50,7 +50,7 @@ export interface JobStats {
 export type FailOutcome = 'retry' | 'dead';
 
 export interface JobQueueOptions {
-  db: DB;
+  db: PlatformDb;
   dialect: Dialect;
   clock: Clock;
   /** Source of jitter; injectable for deterministic tests. */
@@ -69,7 +69,7 @@ export function backoffMs(attempt: number, random: () => number = Math.random): 
 }
 
 export class JobQueue {
-  readonly db: DB;
+  readonly db: PlatformDb;
   readonly dialect: Dialect;
   readonly clock: Clock;
   private readonly random: () => number;
@@ -87,7 +87,11 @@ export class JobQueue {
    * In-process listeners (a worker) are told at once when `executor` is not a transaction; after a
    * transaction commits, call the worker's `poke()` for the same low latency.
    */
-  async enqueue(executor: Kysely<Database>, options: EnqueueOptions): Promise<number> {
+  async enqueue<T extends PlatformTables>(
+    into: Kysely<T> | Transaction<T>,
+    options: EnqueueOptions,
+  ): Promise<number> {
+    const executor = platformTables(into);
     const { type } = options;
     if (typeof type !== 'string' || type.length === 0 || type.length > MAX_TYPE_LENGTH) {
       throw new TypeError(`job type must be a string of 1 to ${MAX_TYPE_LENGTH} characters`);

@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 import { describe, test } from 'node:test';
 import { buildApp } from '../../../src/app.ts';
 import { loadConfig } from '../../../src/config.ts';
-import { generateApiKey } from '../../../src/modules/accounts/service.ts';
+import { generateApiKey } from '../../../src/modules/accounts/index.ts';
 import { buildTestApp, call, TEST_SECRET_KEY } from '../../helpers/app.ts';
 
 describe('operator bootstrap', () => {

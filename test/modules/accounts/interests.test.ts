@@ -1,6 +1,7 @@
 // /api/user/interests in upstream's shapes: GET a bare array of TopicInterest, POST one TopicInterest.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { ManualClock } from '../../../src/platform/clock.ts';
 import {
   assertProblem,
   buildTestApp,
@@ -10,24 +11,13 @@ import {
   type TestContext,
 } from '../../helpers/app.ts';
 
-/** models.py TopicInterest: these required, keyword/status/thresholds nullable. */
-function assertTopicInterest(item: Json): void {
-  assert.equal(typeof item.id, 'number');
-  assert.equal(typeof item.user_id, 'number');
-  assert.equal(typeof item.alert_condition_type, 'string');
-  assert.ok(Number.isFinite(Date.parse(item.created_at)), 'created_at is a date-time');
-  assert.ok(item.keyword === null || typeof item.keyword === 'string');
-  assert.ok(item.status === null || typeof item.status === 'string');
-  assert.ok(item.volume_threshold_value === null || Number.isInteger(item.volume_threshold_value));
-  assert.ok(item.percentage_growth_value === null || typeof item.percentage_growth_value === 'number');
-}
-
 describe('topic interests', () => {
   let ctx: TestContext;
   let alice: { key: string; userId: number };
   let bob: { key: string; userId: number };
+  const clock = new ManualClock(Date.parse('2026-11-21T10:00:00Z'));
   before(async () => {
-    ctx = await buildTestApp();
+    ctx = await buildTestApp({ clock });
     alice = await createUser(ctx);
     bob = await createUser(ctx);
   });
@@ -39,23 +29,42 @@ describe('topic interests', () => {
     assert.deepEqual(empty.data, []);
 
     const created: Json[] = [];
-    for (const body of [
-      { keyword: 'solar' },
-      { keyword: 'Wind farms', alert_condition_type: 'volume_above', volume_threshold_value: 50 },
-      { keyword: '#Tidal', alert_condition_type: 'growth_above', percentage_growth_value: 12.5 },
-    ]) {
+    // Each body, and the TopicInterest it should give (no condition means a crisis watch).
+    for (const [body, expected] of [
+      [
+        { keyword: 'solar' },
+        { alert_condition_type: 'crisis', volume_threshold_value: null, percentage_growth_value: null },
+      ],
+      [
+        { keyword: 'Wind farms', alert_condition_type: 'volume_above', volume_threshold_value: 50 },
+        { alert_condition_type: 'volume_above', volume_threshold_value: 50, percentage_growth_value: null },
+      ],
+      [
+        { keyword: '#Tidal', alert_condition_type: 'growth_above', percentage_growth_value: 12.5 },
+        { alert_condition_type: 'growth_above', volume_threshold_value: null, percentage_growth_value: 12.5 },
+      ],
+    ] as const) {
+      clock.advance(60_000);
       const res = await call(ctx.app, 'POST', '/api/user/interests', { key: alice.key, body });
       assert.equal(res.statusCode, 201, res.body);
       assert.ok(!Array.isArray(res.data), 'one TopicInterest, not the list');
-      assertTopicInterest(res.data);
-      assert.equal(res.data.user_id, alice.userId);
+      const { id, ...rest } = res.data;
+      assert.ok(
+        created.every((c) => c.id < id),
+        'a new id, above the earlier ones',
+      );
+      assert.deepEqual(rest, {
+        user_id: alice.userId,
+        keyword: body.keyword,
+        ...expected,
+        created_at: new Date(clock.now()).toISOString(),
+        status: 'active',
+      });
       created.push(res.data);
     }
     const list = await call(ctx.app, 'GET', '/api/user/interests', { key: alice.key });
     assert.equal(list.statusCode, 200);
-    assert.ok(Array.isArray(list.data));
-    assert.deepEqual(list.data, created);
-    for (const item of list.data) assertTopicInterest(item);
+    assert.deepEqual(list.data, created, 'the same three, oldest first');
     assert.deepEqual((await call(ctx.app, 'GET', '/api/user/interests', { key: bob.key })).data, []);
   });
 

@@ -351,19 +351,35 @@ describe('Idempotency-Key', () => {
     assert.notEqual(other.data.id, fixed.data.id);
   });
 
-  test('a request still running under the key answers 409', async () => {
+  test('a retry while the first request is still running answers 409; another body under the key 422', async () => {
     const user = await createUser(ctx);
-    const hash = 'f'.repeat(64);
-    await ctx.app.services.idempotency.insertRunning(user.userId, 'busy-1', hash);
-    const res = await call(ctx.app, 'POST', '/api/user/api-keys', {
-      key: user.key,
-      body: { name: 'x' },
-      headers: { 'idempotency-key': 'busy-1' },
-    });
-    // The stored hash belongs to another body, so this is 422 unless the first is still running: running wins.
-    assert.ok(res.statusCode === 409 || res.statusCode === 422);
-    const same = await ctx.app.services.idempotency.find(user.userId, 'busy-1');
-    assert.equal(same?.state, 'running');
+    const request = { key: user.key, body: { name: 'busy' }, headers: { 'idempotency-key': 'busy-1' } };
+    const first = await call(ctx.app, 'POST', '/api/user/api-keys', request);
+    assert.equal(first.statusCode, 201, first.body);
+    // Put the record back the way the first request holds it while it runs: same key, same request.
+    const { idempotency } = ctx.app.services;
+    const done = await idempotency.find(user.userId, 'busy-1');
+    assert.ok(done, 'the first request was stored');
+    assert.equal(done.state, 'done');
+    await idempotency.remove(done.id);
+    await idempotency.insertRunning(user.userId, 'busy-1', done.request_hash);
+
+    const retry = await call(ctx.app, 'POST', '/api/user/api-keys', request);
+    assertProblem(retry, 409);
+    assert.equal(retry.data.code, 'idempotency_in_progress');
+    assert.equal(retry.headers['idempotent-replayed'], undefined);
+    const keys = await call(ctx.app, 'GET', '/api/user/api-keys', { key: user.key });
+    assert.equal(
+      keys.data.keys.filter((k: { name: string }) => k.name === 'busy').length,
+      1,
+      'the retry created nothing',
+    );
+    assert.equal((await idempotency.find(user.userId, 'busy-1'))?.state, 'running', 'left to the first');
+
+    // A different body is a reused key whether or not the first request has finished.
+    const other = await call(ctx.app, 'POST', '/api/user/api-keys', { ...request, body: { name: 'other' } });
+    assertProblem(other, 422);
+    assert.equal(other.data.code, 'idempotency_key_reused');
   });
 
   test('an Idempotency-Key longer than 255 characters answers 400', async () => {

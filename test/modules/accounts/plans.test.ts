@@ -1,7 +1,8 @@
 // GET /api/plans in upstream's SubscriptionPlan shape, with our terms kept at the top level.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { DEFAULT_PLANS, describePlan, planViews } from '../../../src/modules/accounts/plans.ts';
+import { describePlan, planViews } from '../../../src/modules/accounts/plans.ts';
+import { DEFAULT_PLANS } from '../../../src/platform/plans.ts';
 import { buildTestApp, call, type Json } from '../../helpers/app.ts';
 
 const TERMS = [

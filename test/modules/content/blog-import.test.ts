@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import type { Database } from '../../../src/database.ts';
 import { FrontMatterError, parsePostFile } from '../../../src/modules/content/blog/frontmatter.ts';
 import { openDatabase } from '../../../src/platform/db/index.ts';
 import { TEST_SECRET_KEY } from '../../helpers/app.ts';
@@ -143,7 +144,7 @@ describe('crestwatch blog import', () => {
     assert.match(first.stdout, /^4 files: created 2, updated 0, failed 2$/m);
     assert.match(first.stderr, /import: done, 4 files/);
 
-    const handle = openDatabase(database.config);
+    const handle = openDatabase<Database>(database.config);
     try {
       const rows = await handle.db
         .selectFrom('blog_posts')

@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { importPosts } from '../../../src/modules/content/blog/import.ts';
 import {
   deriveExcerpt,
   readingTimeMinutes,
   slugify,
   stripMarkdown,
 } from '../../../src/modules/content/blog/text.ts';
+import { importPosts } from '../../../src/modules/content/index.ts';
 import { ManualClock } from '../../../src/platform/clock.ts';
 import {
   assertProblem,

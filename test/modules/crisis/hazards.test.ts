@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { CrisisDetector } from '../../../src/modules/crisis/detector.ts';
 import { hazardMatches, parseLocationQuery } from '../../../src/modules/crisis/hazards.ts';
-import { CrisisStore } from '../../../src/modules/crisis/store.ts';
+import { CrisisDetector, CrisisStore } from '../../../src/modules/crisis/index.ts';
 import type { PollingSource } from '../../../src/modules/signals/sources/types.ts';
 import { ManualClock } from '../../../src/platform/clock.ts';
 import { assertProblem, buildTestApp, call, createUser, type TestContext } from '../../helpers/app.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { recommendedNextSteps } from '../../../src/modules/insights/analyzer.ts';
+import { recommendedNextSteps } from '../../../src/modules/insights/index.ts';
 import { ManualClock } from '../../../src/platform/clock.ts';
 import {
   assertProblem,

@@ -2,8 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { CHAT_POST_JOB } from '../../../src/modules/integrations/chat/service.ts';
 import { ManualClock } from '../../../src/platform/clock.ts';
+import type { EventOf } from '../../../src/platform/events.ts';
 import type { JobContext } from '../../../src/platform/jobs/worker.ts';
 import { RetryLaterError } from '../../../src/platform/jobs/worker.ts';
+import type { AppEvents } from '../../../src/services.ts';
 import { assertProblem, call, createUser } from '../../helpers/app.ts';
 import {
   authorizeInBrowser,
@@ -53,8 +55,13 @@ async function runChatJobs(): Promise<string[]> {
   return outcomes;
 }
 
-async function recordEvent(type: string, data: Record<string, unknown>, id = `${type}:${Math.random()}`) {
-  await ctx.app.services.events.record(ctx.app.services.db, { id, type, occurred_at: clock.now(), data });
+async function recordEvent<K extends keyof AppEvents>(
+  type: K,
+  data: AppEvents[K],
+  id = `${type}:${Math.random()}`,
+) {
+  const event = { id, type, occurred_at: clock.now(), data } as EventOf<AppEvents>;
+  await ctx.app.services.events.record(ctx.app.services.db, event);
 }
 
 before(async () => {

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { buildApp, loggerOptions, type ServiceOverrides } from '../../../src/app.ts';
 import { loadConfig } from '../../../src/config.ts';
-import { generateApiKey } from '../../../src/modules/accounts/service.ts';
+import { generateApiKey } from '../../../src/modules/accounts/index.ts';
 import type { Clock } from '../../../src/platform/clock.ts';
 import type { App } from '../../../src/platform/http.ts';
 import { call, TEST_SECRET_KEY, type TestContext } from '../../helpers/app.ts';

@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ManualClock } from '../../../src/platform/clock.ts';
-import type { DomainEvent } from '../../../src/platform/events.ts';
+import type { EventOf } from '../../../src/platform/events.ts';
+import type { AppEvents } from '../../../src/services.ts';
 import { assertProblem, call, createUser, type Json } from '../../helpers/app.ts';
 import {
   buildLoggedApp,
@@ -36,10 +37,10 @@ describe('workflow automatic pushes and the crisis gate', () => {
     assert.equal(selected.statusCode, 200, selected.body);
   }
 
-  function lifecycleEvent(trendId: number, at: number): DomainEvent {
+  function lifecycleEvent(trendId: number, at: number): EventOf<AppEvents, 'trend.lifecycle.changed'> {
     return {
       id: `trend.lifecycle.changed:${trendId}:rising:${at}`,
-      type: 'trend.lifecycle.changed',
+      type: 'trend.lifecycle.changed' as const,
       occurred_at: at,
       data: {
         trend_id: trendId,

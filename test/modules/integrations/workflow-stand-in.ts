@@ -7,11 +7,12 @@ import { Writable } from 'node:stream';
 import type { Insertable } from 'kysely';
 import { buildApp } from '../../../src/app.ts';
 import { loadConfig } from '../../../src/config.ts';
-import { generateApiKey } from '../../../src/modules/accounts/service.ts';
+import { generateApiKey } from '../../../src/modules/accounts/index.ts';
 import type { CrisisEventsTable } from '../../../src/modules/crisis/tables.ts';
 import type { Clock } from '../../../src/platform/clock.ts';
 import { TEST_SECRET_KEY, type TestContext } from '../../helpers/app.ts';
 import { createTestDatabase, testRedisPrefix, testRedisUrl } from '../../helpers/db.ts';
+import { drainJobs } from '../../helpers/jobs.ts';
 
 export const N8N_KEY = 'n8n_api_0f3c9d2e7b41a85fcafe1234567890abcdefSECRET';
 /** Put in the stand-in's error bodies: must never reach a Crestwatch response. */
@@ -210,17 +211,10 @@ export async function buildLoggedApp(
 
 /** Runs the job worker until nothing is due (domain events, then the pushes they queue). */
 export async function runJobs(ctx: TestContext, timeoutMs = 10_000): Promise<void> {
-  const { worker, jobs } = ctx.app.services;
+  const { worker } = ctx.app.services;
   worker.start();
-  const until = Date.now() + timeoutMs;
   try {
-    for (;;) {
-      const stats = await jobs.stats();
-      if (stats.oldestDueAgeMs === null && stats.counts.running === 0 && worker.activeCount === 0) return;
-      if (Date.now() > until) throw new Error(`jobs still pending: ${JSON.stringify(stats)}`);
-      worker.poke();
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await drainJobs(ctx, timeoutMs);
   } finally {
     await worker.stop(5000);
   }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { retryDelayMs, toIngestItem } from '../../../src/modules/signals/sources/runner.ts';
+import { retryDelayMs, toIngestItem } from '../../../src/modules/signals/index.ts';
 import type { PollingSource } from '../../../src/modules/signals/sources/types.ts';
 import { ManualClock } from '../../../src/platform/clock.ts';
 import {

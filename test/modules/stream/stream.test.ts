@@ -5,11 +5,12 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import WebSocket from 'ws';
 import { loggerOptions } from '../../../src/app.ts';
-import { StreamHub } from '../../../src/modules/stream/hub.ts';
+import { StreamHub } from '../../../src/modules/stream/index.ts';
 import { ManualClock, systemClock } from '../../../src/platform/clock.ts';
 import { LocalPubSub } from '../../../src/platform/pubsub.ts';
 import { assertProblem, buildTestApp, call, createUser, type TestContext } from '../../helpers/app.ts';
 import { testRedisPrefix, testRedisUrl } from '../../helpers/db.ts';
+import { STREAM_BARRIER, streamBarrier } from '../../helpers/stream.ts';
 import { waitFor } from '../webhooks/receiver.ts';
 
 interface Client {
@@ -156,24 +157,34 @@ describe('GET /ws/trends-live', () => {
     assert.ok(alert.at - started < 1000, `delivered ${alert.at - started} ms after the ingest`);
     assert.equal(alert.data.trend_name, 'Zorblax');
     assert.equal(alert.data.event, 'trend.alert.created');
-    for (const field of [
-      'trend_id',
+    // The webhook alert body, for the trend the recompute just updated.
+    assert.deepEqual(Object.keys(alert.data).sort(), [
       'category',
-      'severity',
-      'velocity',
-      'timestamp',
-      'summary',
-      'source_link',
+      'event',
+      'id',
       'recommended_next_steps',
-    ]) {
-      assert.ok(field in alert.data, field);
-    }
+      'severity',
+      'source_link',
+      'summary',
+      'timestamp',
+      'trend_id',
+      'trend_name',
+      'velocity',
+    ]);
+    const zorblax = filtered.messages.find(
+      (m) => m.type === 'trend.update' && m.data.trend_name === 'Zorblax',
+    );
+    assert.ok(zorblax, 'the recompute’s trend.update came first');
+    assert.equal(alert.data.trend_id, zorblax.data.trend_id);
+    assert.equal(alert.data.velocity, zorblax.data.velocity);
+    assert.equal(alert.data.source_link, `http://localhost:3000/api/trends/${zorblax.data.trend_id}`);
     assert.ok(Date.parse(alert.sent_at) > 0);
     await waitFor('the unfiltered client sees Quibbleflux', () =>
       everything.messages.find((m) => m.data.trend_name === 'Quibbleflux'),
     );
-    await new Promise((r) => setTimeout(r, 200));
-    const names = new Set(filtered.messages.map((m) => m.data.trend_name));
+    await streamBarrier(ctx, scale.userId, filtered.messages);
+    const received = filtered.messages.filter((m) => m.type !== STREAM_BARRIER);
+    const names = new Set(received.map((m) => m.data.trend_name));
     assert.deepEqual([...names], ['Zorblax'], 'nothing for trends outside the filter');
     assert.ok(filtered.messages.some((m) => m.type === 'trend.update'));
   });
@@ -193,9 +204,22 @@ describe('GET /ws/trends-live', () => {
       client.messages.find((m) => m.type === 'trend.update' && m.data.trend_name === 'Wobblewick'),
     );
     assert.equal(update.data.volume, 2);
-    for (const field of ['trend_id', 'category', 'velocity', 'velocity_1h', 'lifecycle_stage', 'sentiment']) {
-      assert.ok(field in update.data, field);
-    }
+    // The same numbers the API now answers for the trend.
+    const view = await call(ctx.app, 'GET', `/api/trends/${update.data.trend_id}`, { key: scale.key });
+    assert.equal(view.statusCode, 200, view.body);
+    assert.deepEqual(update.data, {
+      trend_id: view.data.id,
+      trend_name: 'Wobblewick',
+      category: view.data.category,
+      volume: view.data.volume,
+      velocity: view.data.velocity_score,
+      velocity_1h: view.data.velocity_1h,
+      growth: view.data.growth,
+      lifecycle_stage: view.data.lifecycle_stage,
+      sentiment: view.data.sentiment,
+      sentiment_category: view.data.sentiment_category,
+      timestamp: view.data.timestamp,
+    });
     assert.equal(
       client.messages.some((m) => m.type === 'trend.alert.created'),
       false,
@@ -222,8 +246,9 @@ describe('GET /ws/trends-live', () => {
     await waitFor('the unfiltered client sees Quaxworth', () =>
       witness.messages.find((m) => m.type === 'trend.update' && m.data.trend_name === 'Quaxworth'),
     );
-    await new Promise((r) => setTimeout(r, 200));
-    assert.deepEqual([...new Set(listed.messages.map((m) => m.data.trend_name))], ['Frobnitzel']);
+    await streamBarrier(ctx, scale.userId, listed.messages);
+    const received = listed.messages.filter((m) => m.type !== STREAM_BARRIER);
+    assert.deepEqual([...new Set(received.map((m) => m.data.trend_name))], ['Frobnitzel']);
   });
 
   test("upstream's /ws/trends refuses before the upgrade: a bad token → 401, a plan without the stream → 403", async () => {
@@ -268,7 +293,7 @@ describe('GET /ws/trends-live', () => {
       mine.messages.find((m) => m.type === 'crisis.event.escalated'),
     );
     assert.equal(got.data.crisis_event_id, 7);
-    await new Promise((r) => setTimeout(r, 200));
+    await streamBarrier(ctx, scale2.userId, theirs.messages);
     assert.equal(theirs.messages.filter((m) => m.type.startsWith('crisis.')).length, 0);
   });
 });

@@ -9,7 +9,7 @@ import {
   FALLBACK_CATEGORY,
   UNUSABLE_LEXICON_TERMS,
 } from '../../../src/modules/trends/categories.ts';
-import { normaliseKey } from '../../../src/modules/trends/extraction.ts';
+import { normaliseKey } from '../../../src/modules/trends/index.ts';
 
 const NAMES = new Set(CATEGORIES.map((c) => c.name));
 

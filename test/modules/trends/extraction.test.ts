@@ -4,12 +4,11 @@ import fc from 'fast-check';
 import {
   DEFAULT_MAX_CANDIDATES,
   extractCandidates,
-  normaliseKey,
-  normaliseTokens,
   type TrendCandidate,
   titleFrom,
   warmUp,
 } from '../../../src/modules/trends/extraction.ts';
+import { normaliseKey, normaliseTokens } from '../../../src/modules/trends/index.ts';
 
 function byKey(candidates: TrendCandidate[]): Map<string, TrendCandidate> {
   return new Map(candidates.map((c) => [c.key, c]));

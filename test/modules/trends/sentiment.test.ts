@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { compound } from '../../../src/modules/trends/sentiment.ts';
+import { compound } from '../../../src/modules/trends/index.ts';
 
 describe('compound', () => {
   test('positive text scores above 0.05', () => {

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import vader from 'vader-sentiment';
-import { demoSignals } from '../../../src/modules/signals/sources/demo.ts';
+import { demoSignals } from '../../../src/modules/signals/index.ts';
 import {
   B_DECR,
   B_INCR,

@@ -5,7 +5,7 @@ import { createHmac } from 'node:crypto';
 import dns from 'node:dns';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import type { AIInsight } from '../../../src/modules/insights/analyzer.ts';
+import type { AIInsight } from '../../../src/modules/insights/index.ts';
 import { ManualClock } from '../../../src/platform/clock.ts';
 import { secretKey } from '../../../src/platform/signing.ts';
 import type { Services } from '../../../src/services.ts';
@@ -17,6 +17,7 @@ import {
   type Json,
   type TestContext,
 } from '../../helpers/app.ts';
+import { drainJobs } from '../../helpers/jobs.ts';
 import { type Receiver, startReceiver, waitFor } from './receiver.ts';
 
 const BASE = '/api/integrations/webhooks';
@@ -119,6 +120,7 @@ describe('delivery', () => {
   test('every delivery verifies with standardwebhooks and a plain HMAC; a tampered body fails both', async () => {
     const sub = await subscribe();
     const started = Date.now();
+    const at = clock.now();
     await velocity(1, 30, 62);
     const got = await waitFor('the delivery', () => receiver.received[0]);
     assert.ok(got.at - started < 1000, `first attempt within 1 s (took ${got.at - started} ms)`);
@@ -129,23 +131,26 @@ describe('delivery', () => {
     assert.ok(hmacOk(sub.secret, got.body, headers['x-webhook-signature']!));
     assert.equal(payload.id, headers['webhook-id']);
     assert.equal(payload.event, 'trend.alert.created');
-    for (const field of [
+    assert.deepEqual(Object.keys(payload).sort(), [
+      'category',
+      'event',
+      'id',
+      'recommended_next_steps',
+      'severity',
+      'source_link',
+      'summary',
+      'timestamp',
       'trend_id',
       'trend_name',
-      'category',
-      'severity',
       'velocity',
-      'timestamp',
-      'summary',
-      'source_link',
-      'recommended_next_steps',
-    ]) {
-      assert.ok(field in payload, `alert body has ${field}`);
-    }
-    assert.equal(payload.severity, 'medium');
-    assert.equal(payload.velocity, 62);
-    assert.equal(payload.category, 'Technology/AI');
-    assert.match(payload.source_link, /^http:\/\/localhost:3000\/api\/trends\/1$/);
+    ]);
+    assert.deepEqual(
+      [payload.trend_id, payload.trend_name, payload.category, payload.severity, payload.velocity],
+      [1, 'Quantum widgets', 'Technology/AI', 'medium', 62],
+    );
+    assert.equal(payload.timestamp, new Date(at).toISOString(), 'when the crossing happened');
+    assert.match(payload.summary, /from 30 to 62, 120 mentions/);
+    assert.equal(payload.source_link, 'http://localhost:3000/api/trends/1');
     assert.ok(payload.recommended_next_steps.length > 0);
 
     const tampered = got.body.replace('Quantum', 'Quantun');
@@ -260,8 +265,13 @@ describe('delivery', () => {
     );
     clock.advance(120_000);
     await velocity(5, 10, 55);
-    await new Promise((r) => setTimeout(r, 200));
+    await drainJobs(ctx);
     assert.equal(receiver.received.length, 1, 'nothing more is sent');
+    assert.deepEqual(
+      (await executions(sub.id)).map((e) => e.id),
+      [list[0].id],
+      'nor queued for later',
+    );
     const redeliver = await call(ctx.app, 'POST', `${BASE}/${sub.id}/executions/${list[0].id}/redeliver`, {
       key: user.key,
     });
@@ -289,13 +299,14 @@ describe('delivery', () => {
   });
 
   test('cooldown: two crossings 10 s apart → one delivery; after the cooldown → another', async () => {
-    await subscribe({ cooldown_seconds: 60 });
+    const sub = await subscribe({ cooldown_seconds: 60 });
     await velocity(7, 30, 60);
     await waitFor('the first delivery', () => receiver.received[0]);
     clock.advance(10_000);
     await velocity(7, 40, 70);
-    await new Promise((r) => setTimeout(r, 300));
+    await drainJobs(ctx);
     assert.equal(receiver.received.length, 1, 'the second crossing is inside the cooldown');
+    assert.equal((await executions(sub.id)).length, 1, 'nor is it queued for after the cooldown');
     // Another trend is not held back by this trend's cooldown.
     await velocity(8, 40, 70);
     await waitFor('the other trend’s delivery', () => receiver.received[1]);
@@ -307,22 +318,22 @@ describe('delivery', () => {
   });
 
   test('a repeated domain event (at-least-once) is delivered once', async () => {
-    await subscribe({ cooldown_seconds: 0 });
+    const sub = await subscribe({ cooldown_seconds: 0 });
     const event = {
       id: `trend.velocity.crossed:9:50:${clock.now()}`,
-      type: 'trend.velocity.crossed',
+      type: 'trend.velocity.crossed' as const,
       occurred_at: clock.now(),
       data: { trend_id: 9, trend_name: 'Dup', category: 'Other', velocity: 60, volume: 10, from_velocity: 1 },
     };
     await services.events.record(services.db, event);
     await services.events.record(services.db, event);
-    await waitFor('the delivery', () => receiver.received[0]);
-    await new Promise((r) => setTimeout(r, 300));
+    await drainJobs(ctx);
     assert.equal(receiver.received.length, 1);
+    assert.equal((await executions(sub.id)).length, 1, 'one delivery, one attempt');
   });
 
   test('threshold, category, keyword and severity filters decide what matches', async () => {
-    await subscribe({
+    const sub = await subscribe({
       threshold_value: 75,
       cooldown_seconds: 0,
       filters: { category: 'Technology', keywords: ['widgets'], min_severity: 'high' },
@@ -332,12 +343,12 @@ describe('delivery', () => {
     await velocity(12, 10, 80, { trend_name: 'Quantum gadgets' }); // no keyword
     await velocity(13, 80, 85); // already above: no upward crossing
     await velocity(14, 10, 80); // matches
-    await waitFor('the matching delivery', () => receiver.received[0]);
-    await new Promise((r) => setTimeout(r, 300));
+    await drainJobs(ctx);
     assert.deepEqual(
       receiver.received.map((r) => JSON.parse(r.body).trend_id),
       [14],
     );
+    assert.equal((await executions(sub.id)).length, 1, 'nothing else was queued');
   });
 
   test('recommended_next_steps come from the subscriber’s insight when there is one', async () => {
@@ -384,14 +395,16 @@ describe('delivery', () => {
       [body.trend_id, body.trend_name, body.category, body.from_stage, body.to_stage, body.velocity],
       [20, 'Solar kites', 'Science', 'emerging', 'rising', 40],
     );
-    assert.ok(body.timestamp && body.source_link && body.id);
+    assert.equal(body.timestamp, new Date(at).toISOString());
+    assert.equal(body.source_link, 'http://localhost:3000/api/trends/20');
+    assert.equal(body.id, headersOf(got)['webhook-id']);
   });
 
   test('crisis events go only to their owner’s subscriptions', async () => {
     const mine = await subscribe({ trigger_type: 'crisis_event', threshold_value: 0, cooldown_seconds: 0 });
     const theirs = await startReceiver();
     try {
-      await subscribe(
+      const theirSub = await subscribe(
         { trigger_type: 'crisis_event', threshold_value: 0, cooldown_seconds: 0 },
         other.key,
         theirs.url,
@@ -415,24 +428,25 @@ describe('delivery', () => {
           source_keywords: ['acme'],
         },
       });
-      const got = await waitFor('the owner’s delivery', () => receiver.received[0]);
-      await new Promise((r) => setTimeout(r, 300));
+      await drainJobs(ctx);
       assert.equal(theirs.received.length, 0, 'another user gets nothing');
+      assert.deepEqual(await executions(theirSub.id, other.key), [], 'nor is anything queued for them');
+      assert.equal(receiver.received.length, 1);
+      const got = receiver.received[0]!;
       const body = new Webhook(mine.secret).verify(got.body, headersOf(got)) as Json;
-      assert.equal(body.event, 'crisis.event.opened');
-      for (const field of [
-        'crisis_event_id',
-        'title',
-        'severity',
-        'status',
-        'impacted_entity',
-        'detected_at',
-        'summary',
-        'source_link',
-      ]) {
-        assert.ok(field in body, field);
-      }
-      assert.equal('user_id' in body, false);
+      // Every field of the Events table, from the event's data; the owner's user_id is not among them.
+      assert.deepEqual(body, {
+        id: headersOf(got)['webhook-id'],
+        event: 'crisis.event.opened',
+        crisis_event_id: 31,
+        title: 'Outage reports surge',
+        severity: 'high',
+        status: 'active',
+        impacted_entity: 'Acme',
+        detected_at: new Date(at).toISOString(),
+        summary: 'Many reports of an outage.',
+        source_link: 'http://localhost:3000/api/intelligence/crisis-events/31',
+      });
     } finally {
       await theirs.close();
     }
@@ -456,6 +470,7 @@ describe('delivery', () => {
     clock.advance(5_000);
     await velocity(41, 10, 70);
     await waitFor('the second event buffered', buffered(2));
+    await drainJobs(ctx);
     assert.equal(receiver.received.length, 0, 'nothing before the window closes');
     clock.set(start + 60_000);
     services.worker.poke();

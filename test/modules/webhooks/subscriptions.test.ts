@@ -84,6 +84,7 @@ describe('webhook subscriptions', () => {
     ];
     const user = await createUser(ctx, 'enterprise');
     const ids = new Map<number, string[]>();
+    const createdAt = new Map<number, string>();
     for (const [trigger_type, delivery_mode, events] of expected) {
       const url = `http://127.0.0.1:9/${trigger_type}-${delivery_mode}`;
       const res = await call(ctx.app, 'POST', BASE, {
@@ -94,16 +95,22 @@ describe('webhook subscriptions', () => {
       assert.equal(res.data.target_url, url);
       assert.deepEqual(res.data.events, events, `${trigger_type}/${delivery_mode}`);
       ids.set(res.data.id, events);
+      createdAt.set(res.data.id, res.data.created_at);
     }
     const list = await call(ctx.app, 'GET', BASE, { key: user.key });
     assert.deepEqual(Object.keys(list.data), ['webhooks'], 'the list keeps its wrapper');
+    assert.deepEqual(
+      list.data.webhooks.map((hook: { id: number }) => hook.id).sort((a: number, b: number) => a - b),
+      [...ids.keys()].sort((a, b) => a - b),
+      'every subscription just created, and only those',
+    );
     for (const hook of list.data.webhooks) {
       // Upstream's WebhookSubscription: secret null or absent; target_url, events, is_active, created_at.
       assert.equal('secret' in hook, false);
       assert.equal(hook.target_url, hook.url);
       assert.deepEqual(hook.events, ids.get(hook.id));
-      assert.equal(typeof hook.is_active, 'boolean');
-      assert.equal(typeof hook.created_at, 'string');
+      assert.equal(hook.is_active, true);
+      assert.equal(hook.created_at, createdAt.get(hook.id));
     }
     const [first] = ids.keys();
     const moved = await call(ctx.app, 'PATCH', `${BASE}/${first}`, {

@@ -1,7 +1,8 @@
 // SQL for topic interests.
+
 import type { Insertable, Selectable, Transaction } from 'kysely';
-import type { Database, DB } from '../../../platform/db/index.ts';
-import type { TopicInterestsTable } from '../../../platform/db/schema.ts';
+import type { Database, DB } from '../../../database.ts';
+import type { TopicInterestsTable } from '../tables.ts';
 
 export type InterestRow = Selectable<TopicInterestsTable>;
 

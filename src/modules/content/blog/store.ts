@@ -1,5 +1,6 @@
 // SQL for blog posts. Search compares lowercased copies stored beside the text (search_*), with LIKE on both
 // databases, and ranks in SQL: the same matches and the same order on SQLite and PostgreSQL.
+
 import {
   type Expression,
   type Insertable,
@@ -9,9 +10,8 @@ import {
   type Transaction,
   type Updateable,
 } from 'kysely';
-import type { DB } from '../../../platform/db/index.ts';
+import type { Database, DB } from '../../../database.ts';
 import { likeEscape } from '../../../platform/db/like.ts';
-import type { Database } from '../../../platform/db/schema.ts';
 import type { BlogPostsTable } from '../tables.ts';
 
 export type PostRow = Selectable<BlogPostsTable>;

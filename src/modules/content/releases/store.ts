@@ -1,6 +1,7 @@
 // SQL for release_feeds: each configured feed's cached entries and health.
+
 import type { Selectable, Transaction } from 'kysely';
-import type { Database, DB } from '../../../platform/db/index.ts';
+import type { Database, DB } from '../../../database.ts';
 import type { ReleaseFeedsTable } from '../tables.ts';
 
 export type ReleaseFeedRow = Selectable<ReleaseFeedsTable>;

@@ -1,8 +1,10 @@
 // Live component checks for /status, recorded periodically for /status/history.
+
 import type { Redis } from 'ioredis';
 import type { Config } from '../../../config.ts';
+import type { DB } from '../../../database.ts';
 import { type Clock, DAY_MS, isoString } from '../../../platform/clock.ts';
-import { type DB, pingDatabase } from '../../../platform/db/index.ts';
+import { pingDatabase } from '../../../platform/db/index.ts';
 import type { JobQueue } from '../../../platform/jobs/index.ts';
 import { type ComponentState, summarise, worst } from './history.ts';
 import type { StatusStore } from './store.ts';

@@ -1,6 +1,7 @@
 // Stored component check results behind /status/history.
+
 import type { Transaction } from 'kysely';
-import type { Database, DB } from '../../../platform/db/index.ts';
+import type { Database, DB } from '../../../database.ts';
 
 interface CheckRow {
   component: string;

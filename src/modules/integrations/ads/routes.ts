@@ -1,8 +1,9 @@
 // /api/integrations/ads/*: providers, per-platform OAuth and selection, targeting preview, apply, rollback.
+
+import { actorOf } from '../../../platform/audit.ts';
 import { requirePrincipal } from '../../../platform/auth.ts';
 import type { App } from '../../../platform/http.ts';
 import { NoContent } from '../../../platform/schemas.ts';
-import { actorOf } from '../../accounts/index.ts';
 import { AuthResponse } from '../chat/schemas.ts';
 import type { OAuthService } from '../oauth.ts';
 import {

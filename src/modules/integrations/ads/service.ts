@@ -1,8 +1,9 @@
 // Ad providers: selection, targeting previews built from a trend's insight, apply exactly once, rollback.
+
+import type { Actor, AuditLog } from '../../../platform/audit.ts';
 import type { Clock } from '../../../platform/clock.ts';
 import { isoString } from '../../../platform/clock.ts';
 import { ApiError, badRequest, conflict, notFound } from '../../../platform/errors.ts';
-import type { AccountsService, Actor } from '../../accounts/index.ts';
 import { categoryByNameOrSlug, descendantsOf, type TrendsService } from '../../trends/index.ts';
 import type { OAuthService } from '../oauth.ts';
 import type { Interest, MetaClient } from '../providers/meta.ts';
@@ -34,7 +35,7 @@ export interface AdsDeps {
   oauth: OAuthService;
   meta: MetaClient;
   clock: Clock;
-  accounts: AccountsService;
+  audit: AuditLog;
   trends: TrendsService;
   insights?: {
     latestFor?(userId: number, trendId: number): Promise<InsightLike | null | undefined>;
@@ -283,7 +284,7 @@ export class AdsService {
       throw error;
     }
     await store.updateApply(claim.id, 'applying', { status: 'applied' });
-    await this.deps.accounts.audit(
+    await this.deps.audit.record(
       userId,
       actor,
       'ads.applied',
@@ -308,7 +309,7 @@ export class AdsService {
       for (const change of changes) await meta.updateTargeting(token, change.ad_set_id, change.before);
     });
     await store.updateApply(apply.id, 'applied', { status: 'rolled_back', rolled_back_at: clock.now() });
-    await this.deps.accounts.audit(
+    await this.deps.audit.record(
       actor.userId,
       actor,
       'ads.rolled_back',

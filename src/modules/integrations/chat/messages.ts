@@ -1,14 +1,8 @@
 // Chat alert messages in Block Kit. Untrusted text (trend names, crisis titles, summaries) is escaped the way
 // the chat tool requires (`&`, `<`, `>`), so `<!channel>` and friends arrive as text, and plain `@here`,
 // `@channel`, `@everyone` get a zero-width joiner so they cannot notify anyone. Only http(s) URLs become links.
+import type { CrisisData, LifecycleData, VelocityData } from '../../alerts/index.ts';
 import type { ChatMessage } from '../providers/slack.ts';
-
-export const SEVERITIES = ['low', 'medium', 'high', 'critical'] as const;
-export type Severity = (typeof SEVERITIES)[number];
-
-export function severityRank(value: unknown): number {
-  return SEVERITIES.indexOf(String(value) as Severity);
-}
 
 export function escapeChat(value: unknown): string {
   return String(value ?? '')
@@ -40,14 +34,14 @@ function num(value: unknown, digits = 0): string {
   return typeof value === 'number' && Number.isFinite(value) ? value.toFixed(digits) : '?';
 }
 
-export function velocityAlert(data: Record<string, unknown>): ChatMessage {
+export function velocityAlert(data: VelocityData): ChatMessage {
   return message(`Trend alert: ${data.trend_name} (velocity ${num(data.velocity)})`, [
     `*Trend alert:* ${escapeChat(data.trend_name)}`,
     `Velocity *${num(data.velocity)}*/100 (was ${num(data.from_velocity)}) · ${escapeChat(data.category)} · ${num(data.volume)} mentions`,
   ]);
 }
 
-export function lifecycleAlert(data: Record<string, unknown>): ChatMessage {
+export function lifecycleAlert(data: LifecycleData): ChatMessage {
   return message(`Trend ${data.trend_name} is now ${data.to_stage}`, [
     `*Trend update:* ${escapeChat(data.trend_name)} moved from _${escapeChat(data.from_stage)}_ to *${escapeChat(data.to_stage)}*`,
     `Velocity ${num(data.velocity)}/100 · ${escapeChat(data.category)} · ${num(data.volume)} mentions`,
@@ -60,7 +54,7 @@ const CRISIS_VERBS: Record<string, string> = {
   'crisis.event.resolved': 'Crisis subsided',
 };
 
-export function crisisAlert(type: string, data: Record<string, unknown>): ChatMessage {
+export function crisisAlert(type: string, data: CrisisData): ChatMessage {
   const verb = CRISIS_VERBS[type] ?? 'Crisis update';
   return message(`${verb}: ${data.title} (${data.severity})`, [
     `*${verb}:* ${escapeChat(data.title)}`,

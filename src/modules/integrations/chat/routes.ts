@@ -1,10 +1,10 @@
 // /api/integrations/chat/*: OAuth start, channels, alert channel, settings, status (also at upstream's
 // /api/integrations/slack/status), disconnect.
 
+import { actorOf } from '../../../platform/audit.ts';
 import { requirePrincipal } from '../../../platform/auth.ts';
 import type { App } from '../../../platform/http.ts';
 import { NoContent } from '../../../platform/schemas.ts';
-import { actorOf } from '../../accounts/index.ts';
 import type { OAuthService } from '../oauth.ts';
 import {
   AuthResponse,

@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import { Nullable, StrictObject } from '../../../platform/schemas.ts';
-import { SEVERITIES } from './messages.ts';
+import { SEVERITIES } from '../../alerts/index.ts';
 
 export const AuthResponse = Type.Object(
   {

@@ -1,9 +1,10 @@
 // Team chat: channels, the alert channel, alert settings, and alerts posted through the job worker.
 import type { Clock } from '../../../platform/clock.ts';
 import { ApiError } from '../../../platform/errors.ts';
-import type { DomainEvent } from '../../../platform/events.ts';
 import type { JobQueue } from '../../../platform/jobs/queue.ts';
 import { type JobContext, RetryLaterError } from '../../../platform/jobs/worker.ts';
+import { type AlertEvent, type CRISIS_EVENT_TYPES, type Severity, severityRank } from '../../alerts/index.ts';
+import { TREND_LIFECYCLE_EVENT, type TREND_VELOCITY_EVENT } from '../../trends/index.ts';
 import type { OAuthService } from '../oauth.ts';
 import {
   type ChatMessage,
@@ -13,7 +14,7 @@ import {
 } from '../providers/slack.ts';
 import { TokenRejectedError } from '../providers/types.ts';
 import type { ConnectionRow, IntegrationsStore } from '../store.ts';
-import { crisisAlert, lifecycleAlert, type Severity, severityRank, velocityAlert } from './messages.ts';
+import { crisisAlert, lifecycleAlert, velocityAlert } from './messages.ts';
 
 export const CHAT_POST_JOB = 'integrations.chat.post';
 const FAN_OUT_PAGE = 200;
@@ -133,10 +134,12 @@ export class ChatService {
   // ---------- alerts
 
   /** Trend events go to every active connection with a channel whose settings match. */
-  async onTrendEvent(event: DomainEvent): Promise<void> {
-    const data = event.data;
-    const velocity = typeof data.velocity === 'number' ? data.velocity : 0;
-    const message = event.type === 'trend.lifecycle.changed' ? lifecycleAlert(data) : velocityAlert(data);
+  async onTrendEvent(
+    event: AlertEvent<typeof TREND_VELOCITY_EVENT | typeof TREND_LIFECYCLE_EVENT>,
+  ): Promise<void> {
+    const velocity = event.data.velocity;
+    const message =
+      event.type === TREND_LIFECYCLE_EVENT ? lifecycleAlert(event.data) : velocityAlert(event.data);
     await this.fanOut(
       event,
       message,
@@ -146,8 +149,8 @@ export class ChatService {
   }
 
   /** Crisis events go to their owner only, when crisis alerts are on and the severity is high enough. */
-  async onCrisisEvent(event: DomainEvent): Promise<void> {
-    const userId = Number(event.data.user_id);
+  async onCrisisEvent(event: AlertEvent<(typeof CRISIS_EVENT_TYPES)[number]>): Promise<void> {
+    const userId = event.data.user_id;
     if (!Number.isInteger(userId) || userId < 1) return;
     const rank = severityRank(event.data.severity);
     await this.fanOut(
@@ -159,7 +162,7 @@ export class ChatService {
   }
 
   private async fanOut(
-    event: DomainEvent,
+    event: AlertEvent,
     message: ChatMessage,
     userId: number | undefined,
     matches: (settings: ChatSettingsView) => boolean,

@@ -1,9 +1,9 @@
 // /api/integrations/forum-ads/*: OAuth start, selection, conversion pushes and their deliveries.
 
+import { actorOf } from '../../../platform/audit.ts';
 import { requirePrincipal } from '../../../platform/auth.ts';
 import type { App } from '../../../platform/http.ts';
 import { NoContent } from '../../../platform/schemas.ts';
-import { actorOf } from '../../accounts/index.ts';
 import { AuthResponse } from '../chat/schemas.ts';
 import type { OAuthService } from '../oauth.ts';
 import {

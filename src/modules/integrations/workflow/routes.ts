@@ -1,9 +1,10 @@
 // /api/integrations/workflow/*: connect (4), workflows (5), selection (6), push (7), status, deliveries and
 // disconnect.
+
+import { actorOf } from '../../../platform/audit.ts';
 import { requirePrincipal } from '../../../platform/auth.ts';
 import type { App } from '../../../platform/http.ts';
 import { NoContent } from '../../../platform/schemas.ts';
-import { actorOf } from '../../accounts/index.ts';
 import {
   ConnectBody,
   ConnectResponse,

@@ -2,16 +2,18 @@
 // trigger receives pushes, push signed events by hand (optionally gated by crisis events) and automatically
 // for the selection's `default_event`. Knows nothing of HTTP routing.
 import { API_VERSION } from '../../../config.ts';
+import type { Actor, AuditLog } from '../../../platform/audit.ts';
 import { type Clock, isoString } from '../../../platform/clock.ts';
 import type { SecretBox } from '../../../platform/crypto.ts';
 import { ApiError, badRequest, conflict, notFound } from '../../../platform/errors.ts';
-import type { DomainEvent, DomainEvents } from '../../../platform/events.ts';
+import type { EventSubscriber } from '../../../platform/events.ts';
 import type { JobContext, JobQueue, JobWorker } from '../../../platform/jobs/index.ts';
 import { RetryLaterError } from '../../../platform/jobs/worker.ts';
 import { type OutboundClient, OutboundError } from '../../../platform/outbound.ts';
 import { retryAfterMs } from '../../../platform/retry.ts';
 import { generateWebhookSecret, signatureHeaders } from '../../../platform/signing.ts';
-import type { Actor } from '../../accounts/index.ts';
+import { type AlertEvent, type AlertEvents, CRISIS_EVENT_TYPES } from '../../alerts/index.ts';
+import { TREND_LIFECYCLE_EVENT, TREND_VELOCITY_EVENT } from '../../trends/index.ts';
 import {
   type N8nClient,
   normaliseBaseUrl,
@@ -27,10 +29,10 @@ const MAX_RETRY_AFTER_MS = 3600_000;
 
 /** `default_event` values and the domain events each pushes automatically. */
 const DEFAULT_EVENTS = {
-  trend_lifecycle: ['trend.lifecycle.changed'],
-  trend_velocity: ['trend.velocity.crossed'],
-  crisis_event: ['crisis.event.opened', 'crisis.event.escalated', 'crisis.event.resolved'],
-} as const;
+  trend_lifecycle: [TREND_LIFECYCLE_EVENT],
+  trend_velocity: [TREND_VELOCITY_EVENT],
+  crisis_event: CRISIS_EVENT_TYPES,
+} as const satisfies Record<string, readonly (keyof AlertEvents)[]>;
 type DefaultEvent = keyof typeof DEFAULT_EVENTS;
 export const DEFAULT_EVENT_NAMES = Object.keys(DEFAULT_EVENTS) as DefaultEvent[];
 
@@ -42,17 +44,6 @@ interface CrisisGate {
   ): Promise<{ id: number; title: string; severity: string } | null>;
 }
 
-interface AuditSink {
-  audit(
-    userId: number,
-    actor: Actor | null,
-    action: string,
-    targetType: string,
-    targetId: number | string | null,
-    detail: string,
-  ): Promise<void>;
-}
-
 interface WorkflowDeps {
   store: WorkflowStore;
   client: N8nClient;
@@ -60,7 +51,7 @@ interface WorkflowDeps {
   box: SecretBox;
   clock: Clock;
   jobs: JobQueue;
-  accounts: AuditSink;
+  audit: AuditLog;
   crisis: CrisisGate;
   /** Called after automatic pushes are queued (the worker's poke). */
   onQueued?: () => void;
@@ -113,7 +104,7 @@ export class WorkflowService {
       default_event: null,
       selected_at: null,
     });
-    await this.deps.accounts.audit(
+    await this.deps.audit.record(
       actor.userId,
       actor,
       'integration.connected',
@@ -224,7 +215,7 @@ export class WorkflowService {
     if (!row || !(await this.deps.store.delete(actor.userId))) {
       throw notFound('No workflow tool is connected.');
     }
-    await this.deps.accounts.audit(
+    await this.deps.audit.record(
       actor.userId,
       actor,
       'integration.disconnected',
@@ -325,8 +316,11 @@ export class WorkflowService {
   // ---------- automatic pushes
 
   /** Listens to the domain events each `default_event` names and runs the push jobs they queue. */
-  register(events: DomainEvents, worker: JobWorker): void {
-    for (const [name, types] of Object.entries(DEFAULT_EVENTS) as [DefaultEvent, readonly string[]][]) {
+  register(events: EventSubscriber<AlertEvents>, worker: JobWorker): void {
+    for (const [name, types] of Object.entries(DEFAULT_EVENTS) as [
+      DefaultEvent,
+      readonly (keyof AlertEvents)[],
+    ][]) {
       for (const type of types) {
         events.on(type, async (event) => {
           await this.queueAutomatic(name, event);
@@ -337,8 +331,8 @@ export class WorkflowService {
   }
 
   /** Queues one push per subscribed user; at-least-once events are deduped on (user, event id). */
-  async queueAutomatic(name: DefaultEvent, event: DomainEvent): Promise<number> {
-    const owner = name === 'crisis_event' ? Number(event.data.user_id) : undefined;
+  async queueAutomatic(name: DefaultEvent, event: AlertEvent): Promise<number> {
+    const owner = 'user_id' in event.data ? event.data.user_id : undefined;
     if (owner !== undefined && !Number.isInteger(owner)) return 0;
     const subscribers = await this.deps.store.subscribers(name, owner);
     const data = {

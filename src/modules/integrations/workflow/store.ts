@@ -1,6 +1,7 @@
 // SQL for the workflow integration: one connection row per user (selection included) and push deliveries.
+
 import type { Insertable, Selectable, Transaction, Updateable } from 'kysely';
-import type { Database, DB } from '../../../platform/db/index.ts';
+import type { Database, DB } from '../../../database.ts';
 import type { WorkflowConnectionsTable, WorkflowDeliveriesTable } from './tables.ts';
 
 export type ConnectionRow = Selectable<WorkflowConnectionsTable>;

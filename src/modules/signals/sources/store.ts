@@ -1,7 +1,8 @@
 // SQL for source_state: one row per configured source (cursor, health, lease).
+
 import type { Selectable, Transaction } from 'kysely';
-import type { Database, DB } from '../../../platform/db/index.ts';
-import type { SourceStateTable } from '../../../platform/db/schema.ts';
+import type { Database, DB } from '../../../database.ts';
+import type { SourceStateTable } from '../tables.ts';
 
 export type SourceStateRow = Selectable<SourceStateTable>;
 

@@ -11,8 +11,7 @@ import {
   demoTopicRates,
 } from '../../../../src/modules/signals/sources/demo.ts';
 import type { SourceContext, SourceSignal } from '../../../../src/modules/signals/sources/types.ts';
-import { extractCandidates } from '../../../../src/modules/trends/extraction.ts';
-import { compound } from '../../../../src/modules/trends/sentiment.ts';
+import { compound, extractCandidates } from '../../../../src/modules/trends/index.ts';
 import { compileBodyValidator } from '../../../../src/platform/validation.ts';
 
 const MINUTE = 60_000;

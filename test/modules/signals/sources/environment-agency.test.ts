@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { HazardObservation } from '../../../../src/modules/crisis/hazards.ts';
+import type { HazardObservation } from '../../../../src/modules/crisis/index.ts';
 import {
   EA_LICENCE_URL,
   environmentAgencySource,

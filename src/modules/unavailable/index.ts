@@ -1,0 +1,2 @@
+// The module of upstream capabilities a self-hosted service does not offer: its routes.
+export { unavailableRoutes } from './routes.ts';
