@@ -40,7 +40,7 @@ import type { Services } from './services.ts';
 
 export type { ServiceOverrides } from './compose.ts';
 
-export interface BuildOptions {
+interface BuildOptions {
   clock?: Clock;
   /** Pino options, or false for silence (tests). */
   logger?: FastifyServerOptions['logger'];

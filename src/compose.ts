@@ -74,7 +74,7 @@ export interface ServiceOverrides {
   crisisGate?: Pick<CrisisService, 'blockingEventFor'>;
 }
 
-export interface CompositionInput {
+interface CompositionInput {
   config: Config;
   clock: Clock;
   handle: DatabaseHandle<Database>;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { DEFAULT_PLANS, PLAN_NAMES, type PlanName, type PlanTable } from './platform/plans.ts';
 
 export const API_VERSION = '0.10.0';
-export const KEY_PATTERN = /^cw_[0-9A-Za-z]{40}$/;
+const KEY_PATTERN = /^cw_[0-9A-Za-z]{40}$/;
 export const SOURCE_IDS = [
   'demo',
   'rss',

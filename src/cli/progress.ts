@@ -1,12 +1,12 @@
 // Progress of a long CLI task on stderr: a bar redrawn in place on a terminal; otherwise (a pipe, a log
 // file) one line every few seconds or every so many items, so logs stay readable.
 
-export interface ProgressStream {
+interface ProgressStream {
   write(chunk: string): unknown;
   isTTY?: boolean;
 }
 
-export interface ProgressOptions {
+interface ProgressOptions {
   /** Shown first on every line: `ingest`, `process`. */
   label: string;
   /** The total in the units of `update`'s `done` (bytes, ms, signals); null when unknown. */

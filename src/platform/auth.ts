@@ -36,7 +36,7 @@ export interface Principal {
   keyRevokedAt: number | null;
 }
 
-export interface KeyLookup {
+interface KeyLookup {
   findPrincipalByHash(hash: string): Promise<Principal | null>;
 }
 
@@ -101,7 +101,7 @@ export class KeyCache {
   }
 }
 
-export interface AuthOptions {
+interface AuthOptions {
   lookup: KeyLookup;
   cache: KeyCache;
   limits: RateLimits;
@@ -110,7 +110,7 @@ export interface AuthOptions {
   plans: PlanTable;
 }
 
-export function extractKey(request: FastifyRequest): string | null {
+function extractKey(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
   if (typeof header === 'string' && header.length > 0) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
@@ -153,7 +153,7 @@ function tooMany(code: string, detail: string, state: LimitState, now: number): 
   });
 }
 
-export function hasPermission(principal: Principal, permission: Permission): boolean {
+function hasPermission(principal: Principal, permission: Permission): boolean {
   return principal.keyPermissions.includes(permission);
 }
 

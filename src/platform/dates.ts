@@ -3,9 +3,9 @@ import { badRequest } from './errors.ts';
 
 const DAY_MS = 86_400_000;
 /** A range may span at most this many days by default (trend buckets are kept 400 days). */
-export const MAX_RANGE_DAYS = 400;
+const MAX_RANGE_DAYS = 400;
 
-export interface DayRange {
+interface DayRange {
   startDate: string;
   endDate: string;
   /** 00:00 UTC of the first day. */
@@ -16,7 +16,7 @@ export interface DayRange {
   endsToday: boolean;
 }
 
-export interface DayRangeRules {
+interface DayRangeRules {
   /** Whether the last day may lie after today (UTC). */
   allowFuture?: boolean;
   maxDays?: number;

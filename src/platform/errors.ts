@@ -6,7 +6,7 @@ export interface FieldError {
   message: string;
 }
 
-export interface Problem {
+interface Problem {
   type: string;
   title: string;
   status: number;

@@ -82,7 +82,7 @@ export class IdempotencyStore {
   }
 }
 
-export interface IdempotencyOptions {
+interface IdempotencyOptions {
   store: IdempotencyStore;
   box: SecretBox;
   clock: Clock;

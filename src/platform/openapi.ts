@@ -42,7 +42,7 @@ const problemResponse = (status: number) => ({
   content: { 'application/problem+json': { schema: { $ref: 'Problem#' } } },
 });
 
-export const RATE_LIMIT_HEADERS = {
+const RATE_LIMIT_HEADERS = {
   'X-RateLimit-Limit': {
     type: 'integer',
     description: 'The daily quota (the burst limit on plans without one).',

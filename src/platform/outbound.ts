@@ -36,7 +36,7 @@ const NON_PUBLIC_V6: [string, number][] = [
   ['64:ff9b:1::', 48],
 ];
 
-export type OutboundFailure = 'refused' | 'timeout' | 'network';
+type OutboundFailure = 'refused' | 'timeout' | 'network';
 
 /** A request that did not get an HTTP answer; `message` is safe to show (no provider text). */
 export class OutboundError extends Error {
@@ -57,7 +57,7 @@ export interface OutboundResponse {
   durationMs: number;
 }
 
-export interface OutboundRequest {
+interface OutboundRequest {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   headers?: Record<string, string>;
   body?: string;

@@ -1,8 +1,6 @@
 // ioredis clients that fail fast instead of queueing forever, so a Redis outage becomes a 503, not a hang.
 import { Redis } from 'ioredis';
 
-export type RedisClient = Redis;
-
 export async function connectRedis(url: string, name: string): Promise<Redis> {
   const client = new Redis(url, {
     lazyConnect: true,

@@ -52,7 +52,7 @@ export const PageMeta = Type.Object({
   offset: Type.Integer(),
 });
 
-export const ProblemSchema = Type.Object(
+const ProblemSchema = Type.Object(
   {
     type: Type.String({ description: 'A URI naming the problem type.' }),
     title: Type.String(),
@@ -70,7 +70,7 @@ export const ProblemSchema = Type.Object(
 );
 
 /** The `meta` of paged lists (trends, blog posts): shared by modules, so registered once at the root. */
-export const PaginationMetaSchema = Type.Object(
+const PaginationMetaSchema = Type.Object(
   {
     total: Nullable(Type.Integer({ default: 0 })),
     limit: Nullable(Type.Integer({ default: 20 })),

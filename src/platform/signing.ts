@@ -17,12 +17,7 @@ export function secretKey(secret: string): Buffer {
 }
 
 /** `v1,<base64>` over `{id}.{timestamp}.{body}`. */
-export function standardSignature(
-  secret: string,
-  id: string,
-  timestampSeconds: number,
-  body: string,
-): string {
+function standardSignature(secret: string, id: string, timestampSeconds: number, body: string): string {
   const mac = createHmac('sha256', secretKey(secret))
     .update(`${id}.${timestampSeconds}.${body}`)
     .digest('base64');

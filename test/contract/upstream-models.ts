@@ -5,8 +5,8 @@
 // absent, never null). Types: int, float (any number), str, bool, datetime, date, dict (any object), any,
 // `list<T>`, `map<T>` (object whose values are T), a model name, and unions `a|b`.
 
-export type FieldSpec = string;
-export type ModelSpec = Record<string, FieldSpec>;
+type FieldSpec = string;
+type ModelSpec = Record<string, FieldSpec>;
 
 export const MODELS: Record<string, ModelSpec> = {
   PaginationMeta: {

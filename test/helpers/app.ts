@@ -19,7 +19,7 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-export interface TestAppOptions {
+interface TestAppOptions {
   env?: Record<string, string>;
   clock?: Clock;
   background?: boolean;

@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { type Clock, ManualClock, systemClock } from '../../src/platform/clock.ts';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../src/platform/db/index.ts';
-import { backoffMs, type Job, JobQueue, JobWorker, RetryLaterError } from '../../src/platform/jobs/index.ts';
+import {
+  type Job,
+  JobQueue,
+  JobWorker,
+  jobBackoffMs,
+  RetryLaterError,
+} from '../../src/platform/jobs/index.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 
 let testDb: TestDatabase;
@@ -143,7 +149,7 @@ test('failure schedules a retry with backoff; the last attempt makes the job dea
   const queue = await freshQueue(clock, () => 0.5);
   const id = await queue.enqueue(handle.db, { type: 'test.fail', payload: {}, maxAttempts: 3 });
 
-  const expectedDelays = [backoffMs(1, () => 0.5), backoffMs(2, () => 0.5)];
+  const expectedDelays = [jobBackoffMs(1, () => 0.5), jobBackoffMs(2, () => 0.5)];
   assert.deepEqual(expectedDelays, [750, 1500]);
   for (const delay of expectedDelays) {
     const [job] = await queue.claim('w1', 1, 60_000);
@@ -246,22 +252,22 @@ test('backoff is exponential, capped at one hour and jittered between 50% and 10
   const top = () => 0.999_999_999;
   const bottom = () => 0;
   assert.deepEqual(
-    [1, 2, 3, 4, 5].map((n) => backoffMs(n, top)),
+    [1, 2, 3, 4, 5].map((n) => jobBackoffMs(n, top)),
     [1000, 2000, 4000, 8000, 16000],
   );
   assert.deepEqual(
-    [1, 2, 3].map((n) => backoffMs(n, bottom)),
+    [1, 2, 3].map((n) => jobBackoffMs(n, bottom)),
     [500, 1000, 2000],
   );
-  assert.equal(backoffMs(12, top), 2_048_000);
-  assert.equal(backoffMs(13, top), 3_600_000);
-  assert.equal(backoffMs(50, top), 3_600_000);
-  assert.equal(backoffMs(10_000, bottom), 1_800_000);
-  assert.equal(backoffMs(0, top), 1000, 'attempt numbers below 1 count as the first');
+  assert.equal(jobBackoffMs(12, top), 2_048_000);
+  assert.equal(jobBackoffMs(13, top), 3_600_000);
+  assert.equal(jobBackoffMs(50, top), 3_600_000);
+  assert.equal(jobBackoffMs(10_000, bottom), 1_800_000);
+  assert.equal(jobBackoffMs(0, top), 1000, 'attempt numbers below 1 count as the first');
   for (let attempt = 1; attempt <= 20; attempt++) {
     const cap = Math.min(1000 * 2 ** (attempt - 1), 3_600_000);
     for (let i = 0; i < 50; i++) {
-      const value = backoffMs(attempt);
+      const value = jobBackoffMs(attempt);
       assert.ok(
         value >= cap / 2 && value <= cap,
         `attempt ${attempt}: ${value} outside [${cap / 2}, ${cap}]`,

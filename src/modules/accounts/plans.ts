@@ -2,7 +2,7 @@
 import { DEFAULT_PLANS, PLAN_NAMES, type Plan, type PlanName, type PlanTable } from '../../platform/plans.ts';
 
 /** Upstream's SubscriptionPlan plus our terms at the top level. */
-export interface SubscriptionPlanView extends Plan {
+interface SubscriptionPlanView extends Plan {
   id: number;
   name: PlanName;
   description: string;

@@ -26,7 +26,7 @@ import {
 } from './schemas.ts';
 import { type AccountsService, DEFAULT_GRACE_SECONDS } from './service.ts';
 
-export interface AccountRoutesOptions {
+interface AccountRoutesOptions {
   accounts: AccountsService;
   /** The plan table in force (defaults merged with PLANS). */
   plans: PlanTable;

@@ -3,13 +3,13 @@ import Type from 'typebox';
 import { PLAN_NAMES } from '../../platform/plans.ts';
 import { DateTime, IdParam, Nullable, PageMeta, Pagination, StrictObject } from '../../platform/schemas.ts';
 
-export const PermissionSchema = Type.Enum(['read', 'write', 'ingest', 'admin'], {
+const PermissionSchema = Type.Enum(['read', 'write', 'ingest', 'admin'], {
   description:
     '`read` (GET routes), `write` (changes to your own resources), `ingest` (POST /api/signals), `admin` (operator routes).',
 });
-export const PlanNameSchema = Type.Enum([...PLAN_NAMES]);
+const PlanNameSchema = Type.Enum([...PLAN_NAMES]);
 
-export const ApiKeySchema = Type.Object(
+const ApiKeySchema = Type.Object(
   {
     id: Type.Integer(),
     name: Type.String(),

@@ -1,6 +1,7 @@
 // Users, plans, API keys, audit log and the usage report. Knows nothing of HTTP.
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Executor } from '../../database.ts';
 import type { Actor, AuditLog } from '../../platform/audit.ts';
 import type { KeyCache, Permission } from '../../platform/auth.ts';
 import { type Clock, DAY_MS, isoString, nextUtcMidnight, utcDate } from '../../platform/clock.ts';
@@ -10,10 +11,10 @@ import { badRequest, conflict, forbidden, notFound } from '../../platform/errors
 import { estimateCost, type PlanName, type PlanTable } from '../../platform/plans.ts';
 import type { RateLimits } from '../../platform/ratelimit.ts';
 import type { UsageCounter } from '../../platform/usage.ts';
-import type { AccountsStore, Executor } from './store.ts';
+import type { AccountsStore } from './store.ts';
 
 export const ALL_PERMISSIONS: Permission[] = ['read', 'write', 'ingest', 'admin'];
-export const DEFAULT_KEY_PERMISSIONS: Permission[] = ['read', 'write'];
+const DEFAULT_KEY_PERMISSIONS: Permission[] = ['read', 'write'];
 export const DEFAULT_GRACE_SECONDS = 86_400;
 const OPERATOR_EMAIL = 'operator@crestwatch.local';
 
@@ -22,7 +23,7 @@ export function generateApiKey(): { key: string; prefix: string; hash: string } 
   return { key, prefix: key.slice(0, 11), hash: sha256Hex(key) };
 }
 
-export interface ApiKeyView {
+interface ApiKeyView {
   id: number;
   name: string;
   prefix: string;
@@ -33,7 +34,7 @@ export interface ApiKeyView {
   is_active: boolean;
 }
 
-export interface CreatedKeyView {
+interface CreatedKeyView {
   id: number;
   name: string;
   api_key: string;
@@ -43,7 +44,7 @@ export interface CreatedKeyView {
   permissions: Permission[];
 }
 
-export interface UserProfileView {
+interface UserProfileView {
   id: number;
   email: string;
   full_name: string | null;
@@ -477,6 +478,6 @@ export class AccountsService {
 }
 
 /** Unique permissions in canonical order. */
-export function normalisePermissions(permissions: Permission[]): Permission[] {
+function normalisePermissions(permissions: Permission[]): Permission[] {
   return ALL_PERMISSIONS.filter((p) => permissions.includes(p));
 }

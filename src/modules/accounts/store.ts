@@ -1,14 +1,12 @@
 // SQL for users, API keys, audit log entries and stored usage.
 
 import type { Transaction } from 'kysely';
-import type { Database, DB } from '../../database.ts';
+import type { Database, DB, Executor } from '../../database.ts';
 import type { Permission, Principal } from '../../platform/auth.ts';
 import type { ApiKeyRow, NewUser, UserRow, UserUpdate } from '../../platform/db/schema.ts';
 import type { PlanName } from '../../platform/plans.ts';
 
-export type Executor = DB | Transaction<Database>;
-
-export interface NewApiKey {
+interface NewApiKey {
   user_id: number;
   name: string;
   prefix: string;

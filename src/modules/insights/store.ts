@@ -1,12 +1,11 @@
 // All SQL of the insights module: stored insights, tasks, and the signal sample an analysis reads.
 
 import { type Selectable, sql, type Transaction } from 'kysely';
-import type { Database, DB } from '../../database.ts';
+import type { Database, DB, Executor } from '../../database.ts';
 import type { Dialect } from '../../platform/db/index.ts';
 import { containsPattern, likeEscape } from '../../platform/db/like.ts';
 import type { AiInsightsTable, InsightTasksTable } from './tables.ts';
 
-type Executor = DB | Transaction<Database>;
 export type TaskRow = Selectable<InsightTasksTable>;
 export type InsightRow = Selectable<AiInsightsTable>;
 

@@ -1,7 +1,7 @@
 // All SQL of the OAuth integrations (chat, forum ads, social ads).
 
 import type { Insertable, Selectable, Transaction } from 'kysely';
-import type { Database, DB } from '../../database.ts';
+import type { Database, DB, Executor } from '../../database.ts';
 import type {
   AdsAppliesTable,
   AdsPreviewsTable,
@@ -9,7 +9,6 @@ import type {
   IntegrationConnectionsTable,
 } from './tables.ts';
 
-type Executor = DB | Transaction<Database>;
 export type ConnectionRow = Selectable<IntegrationConnectionsTable>;
 type DeliveryRow = Selectable<ForumAdsDeliveriesTable>;
 type PreviewRow = Selectable<AdsPreviewsTable>;

@@ -8,7 +8,7 @@ import type { SourceRunner } from './sources/runner.ts';
 const TEN_MIB = 10 * 1024 * 1024;
 const ITEM_PATH = /^\/signals\/\d+(\/|$)/;
 
-export interface SignalRoutesOptions {
+interface SignalRoutesOptions {
   signals: SignalsService;
   sources: SourceRunner;
 }

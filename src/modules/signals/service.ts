@@ -10,7 +10,7 @@ const validateItem = compileBodyValidator(SignalInput);
 const FUTURE_TOLERANCE_MS = 5 * 60_000;
 const ROWS_PER_INSERT = 200;
 
-export interface IngestResult {
+interface IngestResult {
   accepted: number;
   duplicates: number;
   rejected: { index: number; detail: string }[];

@@ -1,11 +1,10 @@
 // SQL for stored signals.
 
 import type { Insertable, Transaction } from 'kysely';
-import type { Database, DB } from '../../database.ts';
+import type { Database, DB, Executor } from '../../database.ts';
 import type { SignalsTable } from './tables.ts';
 
 export type NewSignal = Insertable<SignalsTable>;
-type Executor = DB | Transaction<Database>;
 
 const CHUNK = 200;
 

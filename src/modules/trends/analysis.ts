@@ -9,7 +9,7 @@ export interface SignalAnalysis {
   score: number;
 }
 
-export function analyseSignal(signal: SignalText): SignalAnalysis {
+function analyseSignal(signal: SignalText): SignalAnalysis {
   const candidates = extractCandidates(signal);
   if (candidates.length === 0) return { candidates, score: 0 };
   return { candidates, score: compound(signal.title ? `${signal.title}. ${signal.text}` : signal.text) };

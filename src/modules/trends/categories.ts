@@ -16,7 +16,7 @@
  */
 import { normaliseKey, normaliseTokens } from './keys.ts';
 
-export interface Category {
+interface Category {
   /** Slash path: `Technology` or `Technology/AI`. */
   name: string;
   /** Stable URL-safe id derived from the path: `technology-ai`. */
@@ -26,7 +26,7 @@ export interface Category {
   parent: string | null;
 }
 
-export interface CategoryHints {
+interface CategoryHints {
   /** Category proposed by the source or the submitter: a taxonomy name or slug, or a section alias. */
   category?: string | readonly string[] | null;
   /** Subreddit(s) the signals came from: `r/soccer`, `soccer`. */
@@ -35,7 +35,7 @@ export interface CategoryHints {
   tags?: readonly string[] | null;
 }
 
-export interface CategoriseInput {
+interface CategoriseInput {
   /** The trend's normalised key. */
   key: string;
   surfaceForms?: readonly string[];

@@ -8,7 +8,7 @@ import type { TrendsStore } from './store.ts';
 
 const DAY_MS = 24 * HOUR_MS;
 
-export interface EngineOptions {
+interface EngineOptions {
   retention: { signalDays: number; bucketDays: number };
   /** Deletes processed signals observed before the given instant (owned by the signals module). */
   pruneSignals: (before: number) => Promise<unknown>;
@@ -18,7 +18,7 @@ export interface EngineOptions {
   afterPass?: () => Promise<unknown>;
 }
 
-export interface TickResult extends ProcessResult {
+interface TickResult extends ProcessResult {
   recomputed: number;
   events: number;
 }

@@ -26,7 +26,7 @@ export interface SignalText {
   lang?: string | null;
 }
 
-export interface ExtractOptions {
+interface ExtractOptions {
   /** Cap on candidates per signal (default 12). */
   max?: number;
 }

@@ -170,7 +170,7 @@ export function ewma(values: readonly number[], alpha: number): number | null {
   return m;
 }
 
-export interface VelocityBaseline {
+interface VelocityBaseline {
   /** The expected mentions for the current hour, after blending and the floor. */
   lambda: number;
   /** EWMA (α 0.5) of the same hour of the week in past weeks, oldest first; null with < 1 week of data. */
@@ -229,7 +229,7 @@ export function velocityScore(hourly: readonly number[], lastHour: number): numb
 // ---------------------------------------------------------------------------------------------------------
 // Lifecycle
 
-export interface LifecycleSignals {
+interface LifecycleSignals {
   hourly: readonly number[];
   periodHours: number;
   /** Mentions in the last 60 minutes (velocity_1h). */
@@ -329,7 +329,7 @@ export function sentimentCategory(s: SentimentSums): SentimentCategory {
 // ---------------------------------------------------------------------------------------------------------
 // Platforms
 
-export interface PlatformShares {
+interface PlatformShares {
   /** Mentions per platform (negative or non-finite counts read as 0). */
   counts: Record<string, number>;
   /** count / total rounded to 4 decimals; the rounding remainder goes to the largest platform. */
@@ -436,7 +436,7 @@ export function computeTrendMetrics(input: TrendMetricsInput): TrendMetrics {
 // ---------------------------------------------------------------------------------------------------------
 // Analytics
 
-export type VelocityTrend = 'accelerating' | 'decelerating' | 'steady';
+type VelocityTrend = 'accelerating' | 'decelerating' | 'steady';
 
 /**
  * velocity_trend of a window's points (oldest first): compares the mentions of its second half with its

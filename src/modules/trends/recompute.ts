@@ -13,17 +13,17 @@ import type { SnapshotRow, TrendsStore } from './store.ts';
 
 const MINUTE_MS = 60_000;
 const SNAPSHOTS_PER_STATEMENT = 300;
-export const SNAPSHOT_PERIODS = Object.keys(PERIOD_HOURS) as PeriodName[];
+const SNAPSHOT_PERIODS = Object.keys(PERIOD_HOURS) as PeriodName[];
 /** Events describe the default period's snapshot. */
-export const EVENT_PERIOD: PeriodName = '24h';
+const EVENT_PERIOD: PeriodName = '24h';
 /** velocity_score levels whose upward crossing is an event (subscriptions may add their own thresholds). */
-export const VELOCITY_LEVELS = [25, 50, 75, 90];
+const VELOCITY_LEVELS = [25, 50, 75, 90];
 /** Below this many mentions in 24 h a trend raises no events: one-off phrases are not news. */
 export const MIN_EVENT_VOLUME = 5;
 // Trends are stale after the longest window (30 d) plus the previous one it is compared with.
 const STALE_AFTER_MS = 2 * PERIOD_HOURS['30d'] * HOUR_MS + HOUR_MS;
 
-export interface RecomputeOptions {
+interface RecomputeOptions {
   /** Extra velocity thresholds to watch (e.g. those of webhook subscriptions). */
   thresholds?: () => Promise<number[]> | number[];
   batchSize?: number;
@@ -70,7 +70,7 @@ export function eventsFor(
   return events;
 }
 
-export function snapshotRow(view: TrendItemView, period: PeriodName, now: number): SnapshotRow {
+function snapshotRow(view: TrendItemView, period: PeriodName, now: number): SnapshotRow {
   return {
     trend_id: view.id,
     period,

@@ -19,7 +19,7 @@ import type { TrendsService } from './service.ts';
 
 const SENTIMENT_CATEGORIES = ['positive', 'negative', 'neutral', 'mixed'] as const;
 
-export interface TrendRoutesOptions {
+interface TrendRoutesOptions {
   trends: TrendsService;
   /** Resolves the `interest` filter: one of the caller's interests (404 for anyone else's). */
   interests: { get(userId: number, id: number): Promise<{ key: string }> };

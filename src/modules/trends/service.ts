@@ -57,7 +57,7 @@ function groupBy<R extends { trend_id: number }>(rows: R[]): Map<number, R[]> {
 }
 
 /** A one-sentence summary with the numbers behind it. */
-export function describe(title: string, metrics: TrendMetrics, period: PeriodName | 'custom'): string {
+function describe(title: string, metrics: TrendMetrics, period: PeriodName | 'custom'): string {
   const span = period === 'custom' ? 'the chosen dates' : `the last ${PERIOD_WORDS[period]}`;
   const before = period === 'custom' ? 'as many days before' : `the previous ${PERIOD_WORDS[period]}`;
   const change =
@@ -72,7 +72,7 @@ export function describe(title: string, metrics: TrendMetrics, period: PeriodNam
 }
 
 /** One window to compute metrics over: `periodHours` hours ending with hour `endHour` (inclusive). */
-export interface MetricWindow {
+interface MetricWindow {
   /** What `meta_description` calls it and the snapshot row stores: a period name, or `custom`. */
   period: PeriodName | 'custom';
   periodHours: number;
@@ -90,7 +90,7 @@ export function periodWindow(period: PeriodName, now: number): MetricWindow {
 const CHUNK = 50;
 const DAY_MS = 24 * HOUR_MS;
 
-export interface ListParams {
+interface ListParams {
   search?: string;
   category?: string;
   period?: PeriodName;
@@ -139,7 +139,7 @@ interface TrendList {
  * `interests` keywords as trend keys (normalised as trends are); a keyword no trend could be named by is a 400,
  * not a filter that silently matches nothing.
  */
-export function interestKeys(keywords: string[]): string[] {
+function interestKeys(keywords: string[]): string[] {
   const keys = new Set<string>();
   for (const keyword of keywords) {
     const key = normaliseKey(keyword.trim().replace(/^#/, ''));

@@ -8,12 +8,10 @@ import {
   sql,
   type Transaction,
 } from 'kysely';
-import type { Database, DB } from '../../database.ts';
+import type { Database, DB, Executor } from '../../database.ts';
 import type { Dialect } from '../../platform/db/index.ts';
 import { containsPattern, likeEscape } from '../../platform/db/like.ts';
 import type { TrendHourlyTable, TrendMetricsTable, TrendsTable } from './tables.ts';
-
-type Executor = DB | Transaction<Database>;
 
 export interface PendingSignal {
   id: number;
@@ -56,7 +54,7 @@ export interface ListFilter {
   activeHours?: { min: number; fromHour: number; toHour: number };
 }
 
-export interface ListQuery extends ListFilter {
+interface ListQuery extends ListFilter {
   period: string;
   sortBy: ListSort;
   order: 'asc' | 'desc';

@@ -1,5 +1,6 @@
 // Signed delivery: one job per attempt, retried with backoff for a day; executions, redelivery and test sends.
 import { API_VERSION } from '../../config.ts';
+import type { Executor } from '../../database.ts';
 import { isoString } from '../../platform/clock.ts';
 import { conflict, notFound } from '../../platform/errors.ts';
 import type { JobContext } from '../../platform/jobs/worker.ts';
@@ -8,7 +9,7 @@ import { type BackoffPolicy, backoffMs, retryAfterMs } from '../../platform/retr
 import { signatureHeaders } from '../../platform/signing.ts';
 import type { WebhooksDeps } from './deps.ts';
 import { TEST_EVENT, testBody } from './payloads.ts';
-import type { ExecutionView, Executor, SubscriptionRow } from './store.ts';
+import type { ExecutionView, SubscriptionRow } from './store.ts';
 import { ownedSubscription } from './subscriptions.ts';
 
 export const DELIVER_JOB = 'webhook.deliver';

@@ -1,10 +1,9 @@
 // All SQL of the webhooks module. Methods that may run inside a transaction take the executor last.
 
 import type { Insertable, Selectable, Transaction, Updateable } from 'kysely';
-import type { Database, DB } from '../../database.ts';
+import type { Database, DB, Executor } from '../../database.ts';
 import type { WebhookDeliveriesTable, WebhookExecutionsTable, WebhookSubscriptionsTable } from './tables.ts';
 
-export type Executor = DB | Transaction<Database>;
 export type SubscriptionRow = Selectable<WebhookSubscriptionsTable>;
 type ExecutionRow = Selectable<WebhookExecutionsTable>;
 export type ExecutionView = ExecutionRow & { event_id: string; event: string };

@@ -5,11 +5,12 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Clock } from '../clock.ts';
 import { type Dialect, type PlatformDb, type PlatformTables, platformTables } from '../db/index.ts';
 import type { JobRow } from '../db/schema.ts';
+import { type BackoffPolicy, backoffMs } from '../retry.ts';
 
-export const JOB_STATUSES = ['queued', 'running', 'succeeded', 'dead'] as const;
+const JOB_STATUSES = ['queued', 'running', 'succeeded', 'dead'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
-export const DEFAULT_MAX_ATTEMPTS = 10;
+const DEFAULT_MAX_ATTEMPTS = 10;
 const BACKOFF_BASE_MS = 1000;
 const BACKOFF_CAP_MS = 3_600_000;
 // Columns are varchar(64) / text; keep stored strings bounded so PostgreSQL never rejects an update.
@@ -33,7 +34,7 @@ export interface Job<P = unknown> {
   finishedAt: number | null;
 }
 
-export interface EnqueueOptions {
+interface EnqueueOptions {
   type: string;
   payload: unknown;
   /** Epoch ms; defaults to now. */
@@ -41,15 +42,15 @@ export interface EnqueueOptions {
   maxAttempts?: number;
 }
 
-export interface JobStats {
+interface JobStats {
   counts: Record<JobStatus, number>;
   /** now − run_at of the oldest queued job that is due; null when none is waiting. */
   oldestDueAgeMs: number | null;
 }
 
-export type FailOutcome = 'retry' | 'dead';
+type FailOutcome = 'retry' | 'dead';
 
-export interface JobQueueOptions {
+interface JobQueueOptions {
   db: PlatformDb;
   dialect: Dialect;
   clock: Clock;
@@ -57,15 +58,12 @@ export interface JobQueueOptions {
   random?: () => number;
 }
 
-/**
- * Exponential backoff for the given attempt number (1 = first failure): 1 s, 2 s, 4 s … capped at 1 h,
- * with full jitter in [50 %, 100 %] of that value so failing jobs do not retry in lockstep.
- */
-export function backoffMs(attempt: number, random: () => number = Math.random): number {
-  const n = Number.isFinite(attempt) ? Math.max(1, Math.floor(attempt)) : 1;
-  const value = Math.min(BACKOFF_BASE_MS * 2 ** (n - 1), BACKOFF_CAP_MS);
-  const r = Math.min(Math.max(random(), 0), 1);
-  return Math.round(value * (0.5 + 0.5 * r));
+/** Failing jobs: 1 s, 2 s, 4 s … capped at 1 h, each jittered into [50 %, 100 %] so they do not retry in lockstep. */
+const JOB_BACKOFF: BackoffPolicy = { baseMs: BACKOFF_BASE_MS, capMs: BACKOFF_CAP_MS };
+
+/** The delay before a job's next attempt after failure number `attempt` (1 = the first). */
+export function jobBackoffMs(attempt: number, random: () => number = Math.random): number {
+  return backoffMs(attempt, JOB_BACKOFF, random);
 }
 
 export class JobQueue {
@@ -216,7 +214,7 @@ export class JobQueue {
             run_at: Math.round(
               options.retryAt !== undefined && Number.isFinite(options.retryAt)
                 ? Math.max(options.retryAt, now)
-                : now + backoffMs(attempts, this.random),
+                : now + jobBackoffMs(attempts, this.random),
             ),
             locked_by: null,
             locked_until: null,

@@ -25,14 +25,14 @@ export interface JobContext<P = unknown> {
   maxAttempts: number;
 }
 
-export type JobHandler<P = unknown> = (job: JobContext<P>) => Promise<void>;
+type JobHandler<P = unknown> = (job: JobContext<P>) => Promise<void>;
 
-export interface WorkerLog {
+interface WorkerLog {
   error(obj: object, msg: string): void;
   warn?(obj: object, msg: string): void;
 }
 
-export interface JobWorkerOptions {
+interface JobWorkerOptions {
   queue: JobQueue;
   /** Recorded in jobs.locked_by; unique per process by default. At most 64 characters. */
   workerId?: string;
@@ -49,7 +49,7 @@ export interface JobWorkerOptions {
 
 const MAX_ERROR_DELAY_MS = 30_000;
 
-export function defaultWorkerId(): string {
+function defaultWorkerId(): string {
   return `${os.hostname().slice(0, 40)}:${process.pid}:${randomBytes(3).toString('hex')}`;
 }
 

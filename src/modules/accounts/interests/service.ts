@@ -6,16 +6,16 @@ import { normaliseKey } from '../../trends/index.ts';
 import type { AlertCondition } from './schemas.ts';
 import type { InterestRow, InterestsStore } from './store.ts';
 
-export const MAX_INTERESTS_PER_USER = 100;
+const MAX_INTERESTS_PER_USER = 100;
 
-export interface NewInterest {
+interface NewInterest {
   keyword: string;
   alert_condition_type?: AlertCondition;
   volume_threshold_value?: number;
   percentage_growth_value?: number;
 }
 
-export function interestView(row: InterestRow) {
+function interestView(row: InterestRow) {
   return {
     id: row.id,
     user_id: row.user_id,

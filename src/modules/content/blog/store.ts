@@ -10,7 +10,7 @@ import {
   type Transaction,
   type Updateable,
 } from 'kysely';
-import type { Database, DB } from '../../../database.ts';
+import type { Database, DB, Executor } from '../../../database.ts';
 import { likeEscape } from '../../../platform/db/like.ts';
 import type { BlogPostsTable } from '../tables.ts';
 
@@ -56,8 +56,6 @@ const LIST_COLUMNS = [
 ] as const;
 
 export type PostListRow = Pick<PostRow, (typeof LIST_COLUMNS)[number]>;
-
-type Executor = DB | Transaction<Database>;
 
 export class BlogStore {
   constructor(private readonly db: DB) {}

@@ -1,13 +1,12 @@
 // SQL for the workflow integration: one connection row per user (selection included) and push deliveries.
 
 import type { Insertable, Selectable, Transaction, Updateable } from 'kysely';
-import type { Database, DB } from '../../../database.ts';
+import type { Database, DB, Executor } from '../../../database.ts';
 import type { WorkflowConnectionsTable, WorkflowDeliveriesTable } from './tables.ts';
 
 export type ConnectionRow = Selectable<WorkflowConnectionsTable>;
 type DeliveryRow = Selectable<WorkflowDeliveriesTable>;
 type NewDelivery = Insertable<WorkflowDeliveriesTable>;
-type Executor = DB | Transaction<Database>;
 
 export class WorkflowStore {
   constructor(private readonly db: DB) {}

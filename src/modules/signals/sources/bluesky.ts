@@ -4,7 +4,7 @@ import WebSocket from 'ws';
 import { clampTime, cleanKeywords, hostOf, httpUrl, LIMITS, signalText } from './text.ts';
 import { SourceError, type SourceSignal, type StreamContext, type StreamingSource } from './types.ts';
 
-export interface BlueskySourceOptions {
+interface BlueskySourceOptions {
   /** Jetstream subscribe endpoint, e.g. `wss://jetstream2.us-east.bsky.network/subscribe`. */
   url: string;
   /** Posts per batch (default 200). */
@@ -17,7 +17,7 @@ export interface BlueskySourceOptions {
   idleMs?: number;
 }
 
-export interface BlueskySource extends StreamingSource {
+interface BlueskySource extends StreamingSource {
   /** Counters since the source was created; `malformed` counts messages that were not JSON objects. */
   readonly stats: { messages: number; posts: number; malformed: number };
 }

@@ -42,7 +42,7 @@ const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
 /** Posts are generated per slot of this length. */
-export const DEMO_SLOT_MS = 10 * SECOND_MS;
+const DEMO_SLOT_MS = 10 * SECOND_MS;
 const BURST_EPOCH_MS = 40 * MINUTE_MS;
 /** A burst is ignored after this many rise times (its level is then below 1 % of the peak). */
 const BURST_SPAN_RISES = 5;
@@ -398,7 +398,7 @@ export function demoSignals(options: { seed: number; from: number; to: number })
 // The polling source
 
 /** The first poll reaches back this far (simulated), so it already yields posts. */
-export const DEMO_LOOKBACK_MS = 5 * MINUTE_MS;
+const DEMO_LOOKBACK_MS = 5 * MINUTE_MS;
 /** One poll emits at most this much simulated time; the cursor catches up over later polls. */
 export const DEMO_MAX_POLL_MS = 10 * MINUTE_MS;
 /** After downtime the simulator skips ahead rather than replaying more than this (simulated). */

@@ -2,7 +2,7 @@
 // Each warning becomes a signal (source `environment_agency`) and a hazard observation keeping the area
 // names, severity level and message. Contains public sector information licensed under the Open Government
 // Licence v3.0.
-import type { HazardObservation, HazardSink, Severity } from '../../crisis/index.ts';
+import { floodSeverity, type HazardObservation, type HazardSink } from '../../crisis/index.ts';
 import {
   clampTime,
   ensureOk,
@@ -16,12 +16,12 @@ import {
 } from './text.ts';
 import { type PollingSource, type SourceContext, SourceError, type SourceSignal } from './types.ts';
 
-export const EA_ATTRIBUTION =
+const EA_ATTRIBUTION =
   'Environment Agency flood and river level data from the real-time data API (Beta); contains public ' +
   'sector information licensed under the Open Government Licence v3.0';
 export const EA_LICENCE_URL = 'https://www.nationalarchives.gov.uk/doc/open-government-licence/version/3/';
 
-export interface EnvironmentAgencySourceOptions {
+interface EnvironmentAgencySourceOptions {
   /** e.g. `https://environment.data.gov.uk/flood-monitoring` */
   baseUrl: string;
   intervalMs: number;
@@ -43,14 +43,6 @@ interface FloodItem {
   timeSeverityChanged?: unknown;
 }
 
-/** 1 Severe Flood Warning → critical, 2 Flood Warning → high, 3 Flood Alert → medium, 4 no longer in force → low. */
-export function eaSeverity(level: number | null): Severity {
-  if (level === 1) return 'critical';
-  if (level === 2) return 'high';
-  if (level === 3) return 'medium';
-  return 'low';
-}
-
 /** The API's times carry no zone and are UTC. */
 function eaTime(raw: unknown): number | null {
   if (
@@ -63,7 +55,7 @@ function eaTime(raw: unknown): number | null {
   return Number.isFinite(ms) ? ms : null;
 }
 
-export function eaObservation(raw: unknown, base: string, now: number): HazardObservation | null {
+function eaObservation(raw: unknown, base: string, now: number): HazardObservation | null {
   if (typeof raw !== 'object' || raw === null) return null;
   const item = raw as FloodItem;
   const area = shortText(item.floodAreaID, 100) ?? shortText(item.floodArea?.notation, 100);
@@ -95,7 +87,7 @@ export function eaObservation(raw: unknown, base: string, now: number): HazardOb
     magnitude: null,
     alert: null,
     provider_severity: level === null ? severityWords : `${severityWords} (severity level ${level})`,
-    severity: eaSeverity(level),
+    severity: floodSeverity(level),
     source_state: severityWords,
     ended: level === 4,
     url,
@@ -111,7 +103,7 @@ export function eaObservation(raw: unknown, base: string, now: number): HazardOb
   };
 }
 
-export function eaSignal(o: HazardObservation): SourceSignal {
+function eaSignal(o: HazardObservation): SourceSignal {
   return {
     source: 'environment_agency',
     external_id: truncate(`${o.reference_id}:${o.observed_at}`, LIMITS.externalId),

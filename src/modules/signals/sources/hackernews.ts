@@ -16,7 +16,7 @@ import {
 } from './text.ts';
 import { type PollingSource, type SourceContext, SourceError, type SourceSignal } from './types.ts';
 
-export interface HackerNewsSourceOptions {
+interface HackerNewsSourceOptions {
   /** e.g. `https://hacker-news.firebaseio.com/v0`. */
   baseUrl: string;
   intervalMs: number;

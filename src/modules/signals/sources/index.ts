@@ -11,7 +11,7 @@ import { rssSource } from './rss.ts';
 import type { Source } from './types.ts';
 import { usgsSource } from './usgs.ts';
 
-export interface SourceHooks {
+interface SourceHooks {
   /** Receives hazard observations (place, magnitude, severity) that signals cannot hold. */
   hazards?: HazardSink;
 }

@@ -22,7 +22,7 @@ import {
 } from './text.ts';
 import { type PollingSource, type SourceContext, SourceError, type SourceSignal } from './types.ts';
 
-export interface RedditSourceOptions {
+interface RedditSourceOptions {
   /** e.g. `https://www.reddit.com`. */
   baseUrl: string;
   subreddits: string[];

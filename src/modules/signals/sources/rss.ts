@@ -22,7 +22,7 @@ import {
 } from './text.ts';
 import { type PollingSource, type SourceContext, SourceError, type SourceSignal } from './types.ts';
 
-export interface RssSourceOptions {
+interface RssSourceOptions {
   /** Display name; the feed's host when null. */
   name: string | null;
   url: string;
@@ -31,7 +31,7 @@ export interface RssSourceOptions {
   intervalMs: number;
 }
 
-export interface FeedItem {
+interface FeedItem {
   id: string | null;
   link: string | null;
   title: string | null;
@@ -42,7 +42,7 @@ export interface FeedItem {
   categories: string[];
 }
 
-export interface Feed {
+interface Feed {
   title: string | null;
   items: FeedItem[];
 }

@@ -30,12 +30,12 @@ export interface SourceView {
   last_error: string | null;
 }
 
-export interface RunnerLog {
+interface RunnerLog {
   warn(details: object, message: string): void;
   info?(details: object, message: string): void;
 }
 
-export interface SourceRunnerOptions {
+interface SourceRunnerOptions {
   sources: Source[];
   store: SourceStateStore;
   signals: SignalsService;

@@ -14,7 +14,7 @@ export const LIMITS = {
 } as const;
 
 export const USER_AGENT = 'crestwatch/0.10 (trend intelligence)';
-export const REQUEST_TIMEOUT_MS = 10_000;
+const REQUEST_TIMEOUT_MS = 10_000;
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
 
 // Named references beyond the XML five: Latin-1 (U+00A0..U+00FF, in code point order) and common typography.
@@ -101,7 +101,7 @@ function decodeWith(text: string, named: Record<string, string>): string {
 }
 
 /** Decodes HTML character references (numeric, and the common named ones); unknown names stay as written. */
-export function decodeEntities(text: string): string {
+function decodeEntities(text: string): string {
   return decodeWith(text, NAMED);
 }
 
@@ -277,7 +277,7 @@ export function hostOf(url: string): string {
   }
 }
 
-export interface HttpAnswer {
+interface HttpAnswer {
   status: number;
   headers: Headers;
   /** The body for 2xx answers ('' otherwise: error bodies are never read or shown). */

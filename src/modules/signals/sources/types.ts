@@ -24,7 +24,7 @@ export interface SourceSignal {
   engagement?: { likes?: number; shares?: number; comments?: number; views?: number } | null;
 }
 
-export interface SourceInfo {
+interface SourceInfo {
   /** Stable id, one of config's SOURCE_IDS (plus a suffix when a kind has several instances). */
   id: string;
   name: string;

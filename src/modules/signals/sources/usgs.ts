@@ -1,7 +1,7 @@
 // USGS earthquakes from the GeoJSON summary feed (e.g. all_hour.geojson). Each feature becomes a signal
 // (source `usgs`) and a hazard observation for crisis detection, keeping the feed's place, magnitude, PAGER
 // alert and status. USGS data are in the public domain; attribution is still given.
-import type { HazardObservation, HazardSink, Severity } from '../../crisis/index.ts';
+import { type HazardObservation, type HazardSink, usgsSeverity } from '../../crisis/index.ts';
 import {
   clampTime,
   ensureOk,
@@ -15,11 +15,11 @@ import {
 } from './text.ts';
 import { type PollingSource, type SourceContext, SourceError, type SourceSignal } from './types.ts';
 
-export const USGS_ATTRIBUTION = 'U.S. Geological Survey, Earthquake Hazards Program';
+const USGS_ATTRIBUTION = 'U.S. Geological Survey, Earthquake Hazards Program';
 export const USGS_LICENCE_URL =
   'https://www.usgs.gov/information-policies-and-instructions/copyrights-and-credits';
 
-export interface UsgsSourceOptions {
+interface UsgsSourceOptions {
   /** e.g. `https://earthquake.usgs.gov/earthquakes/feed/v1.0/summary/all_hour.geojson` */
   feedUrl: string;
   intervalMs: number;
@@ -33,28 +33,9 @@ interface Feature {
   geometry?: { coordinates?: unknown } | null;
 }
 
-/** PAGER alert first; without one, magnitude: ≥ 7 critical, ≥ 6 high, ≥ 4.5 medium, else low. */
-export function usgsSeverity(magnitude: number | null, alert: string | null): Severity {
-  switch (alert) {
-    case 'red':
-      return 'critical';
-    case 'orange':
-      return 'high';
-    case 'yellow':
-      return 'medium';
-    case 'green':
-      return magnitude !== null && magnitude >= 6 ? 'medium' : 'low';
-  }
-  if (magnitude === null) return 'low';
-  if (magnitude >= 7) return 'critical';
-  if (magnitude >= 6) return 'high';
-  if (magnitude >= 4.5) return 'medium';
-  return 'low';
-}
-
 const num = (raw: unknown) => (typeof raw === 'number' && Number.isFinite(raw) ? raw : null);
 
-export function usgsObservation(raw: unknown, now: number): HazardObservation | null {
+function usgsObservation(raw: unknown, now: number): HazardObservation | null {
   if (typeof raw !== 'object' || raw === null) return null;
   const feature = raw as Feature;
   const p = feature.properties ?? {};
@@ -107,7 +88,7 @@ export function usgsObservation(raw: unknown, now: number): HazardObservation | 
   };
 }
 
-export function usgsSignal(o: HazardObservation): SourceSignal {
+function usgsSignal(o: HazardObservation): SourceSignal {
   return {
     source: 'usgs',
     external_id: o.reference_id,

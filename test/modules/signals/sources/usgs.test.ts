@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { HazardObservation } from '../../../../src/modules/crisis/index.ts';
+import { usgsSeverity } from '../../../../src/modules/crisis/index.ts';
 import { SourceError } from '../../../../src/modules/signals/sources/types.ts';
-import { USGS_LICENCE_URL, usgsSeverity, usgsSource } from '../../../../src/modules/signals/sources/usgs.ts';
+import { USGS_LICENCE_URL, usgsSource } from '../../../../src/modules/signals/sources/usgs.ts';
 import { usgsFeed } from '../../crisis/feeds.ts';
 import { assertContract, pollContext, type StandIn, send, standIn } from './stand-in.ts';
 
