@@ -159,7 +159,7 @@ export class AccountsService {
       throw error;
     }
     if (actor) {
-      await this.audit(
+      await this.deps.audit.record(
         actor.userId,
         actor,
         'user.created',
@@ -192,7 +192,7 @@ export class AccountsService {
       changes.plan !== undefined ? `plan set to ${changes.plan}` : null,
       changes.is_active !== undefined ? (changes.is_active ? 'enabled' : 'disabled') : null,
     ].filter(Boolean);
-    await this.audit(
+    await this.deps.audit.record(
       actor.userId,
       actor,
       'user.updated',
@@ -246,7 +246,7 @@ export class AccountsService {
         },
         trx,
       );
-      await this.audit(
+      await this.deps.audit.record(
         ownerId,
         actor,
         'api_key.created',
@@ -270,7 +270,7 @@ export class AccountsService {
     if (key.revoked_at === null) {
       await this.store.transaction(async (trx) => {
         await this.store.updateKey(keyId, { revoked_at: this.deps.clock.now() }, trx);
-        await this.audit(
+        await this.deps.audit.record(
           userId,
           actor,
           'api_key.revoked',
@@ -324,7 +324,7 @@ export class AccountsService {
       );
       const oldExpiry = old.expires_at === null ? graceEnd : Math.min(old.expires_at, graceEnd);
       await this.store.updateKey(old.id, { expires_at: oldExpiry, rotated_to_id: fresh.id }, trx);
-      await this.audit(
+      await this.deps.audit.record(
         userId,
         actor,
         'api_key.rotated',
@@ -353,19 +353,6 @@ export class AccountsService {
   }
 
   // ---------- audit log
-
-  /** Records an entry on the user's audit log (see platform/audit.ts); pass the transaction of the change. */
-  audit(
-    userId: number,
-    actor: Actor | null,
-    action: string,
-    targetType: string,
-    targetId: number | string | null,
-    detail: string,
-    executor?: Executor,
-  ): Promise<void> {
-    return this.deps.audit.record(userId, actor, action, targetType, targetId, detail, executor);
-  }
 
   async auditLog(userId: number, limit: number, offset: number) {
     const { entries, total } = await this.deps.audit.list(userId, limit, offset);
@@ -464,7 +451,7 @@ export class AccountsService {
         },
         trx,
       );
-      await this.audit(
+      await this.deps.audit.record(
         user.id,
         null,
         'api_key.created',
