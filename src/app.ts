@@ -11,8 +11,13 @@ import type { Database } from './database.ts';
 import { accountRoutes, interestRoutes } from './modules/accounts/index.ts';
 import { blogRoutes, releaseRoutes, statusRoutes } from './modules/content/index.ts';
 import { crisisRoutes } from './modules/crisis/index.ts';
+import { exportRoutes } from './modules/exports/index.ts';
 import { insightRoutes } from './modules/insights/index.ts';
 import { integrationRoutes, workflowRoutes } from './modules/integrations/index.ts';
+import { notificationRoutes } from './modules/notifications/index.ts';
+import { organisationRoutes } from './modules/organisations/index.ts';
+import { recommendationRoutes } from './modules/recommendations/index.ts';
+import { reportRoutes } from './modules/reports/index.ts';
 import { signalRoutes } from './modules/signals/index.ts';
 import { streamRoutes } from './modules/stream/index.ts';
 import { trendRoutes } from './modules/trends/index.ts';
@@ -188,6 +193,11 @@ async function registerModules(app: App, s: Services): Promise<void> {
   await app.register(webhookRoutes, { webhooks: s.webhooks });
   await app.register(streamRoutes, { hub: s.stream });
   await app.register(unavailableRoutes);
+  await app.register(organisationRoutes, { organisations: s.organisations });
+  await app.register(recommendationRoutes, { recommendations: s.recommendations });
+  await app.register(notificationRoutes, { notifications: s.notifications });
+  await app.register(exportRoutes, { dataExports: s.dataExports });
+  await app.register(reportRoutes, { reports: s.reports });
 }
 
 async function connectPubSub(config: Config): Promise<{ redis?: Redis; pubsub: PubSub }> {
@@ -250,6 +260,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     every(3600_000, () => idempotency.purgeExpired(), 'idempotency purge');
     every(config.statusCheckIntervalSeconds * 1000, () => status.recordChecks(), 'status checks');
     every(1000, () => engine.tick(), 'trend engine');
+    every(60_000, () => services.dataExports.scheduleDue(), 'scheduled exports');
+    every(3600_000, () => services.notifications.checkExpiringKeys(), 'key expiry notices');
     if (releases.feeds.length > 0) {
       every(60_000, () => releases.refreshDue(), 'release feeds');
       void releases.refreshDue();

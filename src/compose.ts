@@ -25,6 +25,7 @@ import {
   sourceChecks,
 } from './modules/content/index.ts';
 import { CrisisDetector, CrisisService, CrisisStore } from './modules/crisis/index.ts';
+import { ExportsService } from './modules/exports/index.ts';
 import { InsightsService, InsightsStore, LlmProvider } from './modules/insights/index.ts';
 import type { AdsDeps } from './modules/integrations/index.ts';
 import {
@@ -33,6 +34,10 @@ import {
   WorkflowService,
   WorkflowStore,
 } from './modules/integrations/index.ts';
+import { NotificationsService } from './modules/notifications/index.ts';
+import { OrganisationsService } from './modules/organisations/index.ts';
+import { RecommendationsService } from './modules/recommendations/index.ts';
+import { ReportsService } from './modules/reports/index.ts';
 import {
   createSources,
   SignalsService,
@@ -247,6 +252,35 @@ export async function composeServices(input: CompositionInput): Promise<Composit
     log,
   });
 
+  // Modules built on the core ones: each takes what it needs from one context.
+  const context = {
+    config,
+    clock,
+    db,
+    dialect,
+    box,
+    jobs,
+    worker,
+    events,
+    outbound,
+    audit,
+    poke,
+    log,
+    keyCache,
+    accounts,
+    accountsStore,
+    interests,
+    signals,
+    trends,
+    insights,
+    crisis,
+  };
+  const organisations = new OrganisationsService(context);
+  const recommendations = new RecommendationsService(context);
+  const dataExports = new ExportsService(context);
+  const notifications = new NotificationsService(context);
+  const reports = new ReportsService(context);
+
   const services: Services = {
     config,
     clock,
@@ -281,6 +315,11 @@ export async function composeServices(input: CompositionInput): Promise<Composit
     outbound,
     webhooks,
     stream,
+    organisations,
+    recommendations,
+    notifications,
+    dataExports,
+    reports,
   };
   return { services, nlp, crisisDetector, accountsStore };
 }

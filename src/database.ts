@@ -4,9 +4,14 @@ import type { Kysely, Transaction } from 'kysely';
 import type { AccountsTables } from './modules/accounts/tables.ts';
 import type { ContentTables } from './modules/content/tables.ts';
 import type { CrisisTables } from './modules/crisis/tables.ts';
+import type { ExportsTables } from './modules/exports/tables.ts';
 import type { InsightsTables } from './modules/insights/tables.ts';
 import type { IntegrationsTables } from './modules/integrations/tables.ts';
 import type { WorkflowTables } from './modules/integrations/workflow/tables.ts';
+import type { NotificationsTables } from './modules/notifications/tables.ts';
+import type { OrganisationsTables } from './modules/organisations/tables.ts';
+import type { RecommendationsTables } from './modules/recommendations/tables.ts';
+import type { ReportsTables } from './modules/reports/tables.ts';
 import type { SignalsTables } from './modules/signals/tables.ts';
 import type { TrendsTables } from './modules/trends/tables.ts';
 import type { WebhooksTables } from './modules/webhooks/tables.ts';
@@ -22,7 +27,12 @@ export interface Database
     WebhooksTables,
     IntegrationsTables,
     WorkflowTables,
-    ContentTables {}
+    ContentTables,
+    OrganisationsTables,
+    RecommendationsTables,
+    NotificationsTables,
+    ExportsTables,
+    ReportsTables {}
 
 export type DB = Kysely<Database>;
 /** The database or an open transaction: what store methods that may run inside one take. */

@@ -6,8 +6,13 @@ import type { DB } from './database.ts';
 import type { AccountsService, InterestsService } from './modules/accounts/index.ts';
 import type { BlogService, ReleasesService, StatusService } from './modules/content/index.ts';
 import type { CrisisEvents, CrisisService } from './modules/crisis/index.ts';
+import type { ExportEvents, ExportsService } from './modules/exports/index.ts';
 import type { InsightsService } from './modules/insights/index.ts';
 import type { Integrations, WorkflowService } from './modules/integrations/index.ts';
+import type { NotificationsService } from './modules/notifications/index.ts';
+import type { OrganisationsService } from './modules/organisations/index.ts';
+import type { RecommendationsService } from './modules/recommendations/index.ts';
+import type { ReportsService } from './modules/reports/index.ts';
 import type { SignalsService, SourceRunner } from './modules/signals/index.ts';
 import type { StreamHub } from './modules/stream/index.ts';
 import type {
@@ -31,8 +36,8 @@ import type { PubSub } from './platform/pubsub.ts';
 import type { RateLimits } from './platform/ratelimit.ts';
 import type { UsageCounter } from './platform/usage.ts';
 
-/** Every domain event the app records: the trends module's and the crisis module's. */
-export type AppEvents = TrendEvents & CrisisEvents;
+/** Every domain event the app records: the trends, crisis and exports modules'. */
+export type AppEvents = TrendEvents & CrisisEvents & ExportEvents;
 
 export interface Services {
   config: Config;
@@ -75,6 +80,16 @@ export interface Services {
   webhooks: WebhooksService;
   /** The live WebSocket stream's fan-out. */
   stream: StreamHub;
+  /** Organisations: members, roles, invites. */
+  organisations: OrganisationsService;
+  /** Recommendations with decision briefs. */
+  recommendations: RecommendationsService;
+  /** The in-app notification feed and the dashboard overview. */
+  notifications: NotificationsService;
+  /** Scheduled exports and their history. */
+  dataExports: ExportsService;
+  /** Custom reports, session info, public demo signals. */
+  reports: ReportsService;
 }
 
 declare module 'fastify' {

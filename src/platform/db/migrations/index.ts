@@ -12,6 +12,11 @@ import { content } from './0009_content.ts';
 import { workflow } from './0010_workflow.ts';
 import { signalCategory } from './0011_signal_category.ts';
 import { blogTags } from './0012_blog_tags.ts';
+import { organisations } from './0013_organisations.ts';
+import { recommendations } from './0014_recommendations.ts';
+import { notifications } from './0015_notifications.ts';
+import { dataExports } from './0016_exports.ts';
+import { reports } from './0017_reports.ts';
 import type { Dialect } from './helpers.ts';
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -30,6 +35,11 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0010_workflow': workflow(dialect),
         '0011_signal_category': signalCategory(dialect),
         '0012_blog_tags': blogTags(dialect),
+        '0013_organisations': organisations(dialect),
+        '0014_recommendations': recommendations(dialect),
+        '0015_notifications': notifications(dialect),
+        '0016_exports': dataExports(dialect),
+        '0017_reports': reports(dialect),
       };
     },
   };

@@ -1,0 +1,17 @@
+// The domain events the exports module records when a run ends (for the notification feed).
+export const EXPORT_RUN_FINISHED = 'export.run.finished';
+export const EXPORT_RUN_FAILED = 'export.run.failed';
+
+export interface ExportRunEventData {
+  user_id: number;
+  config_id: number;
+  history_id: number;
+  destination: string;
+  row_count: number | null;
+  error_message: string | null;
+}
+
+export interface ExportEvents {
+  [EXPORT_RUN_FINISHED]: ExportRunEventData;
+  [EXPORT_RUN_FAILED]: ExportRunEventData;
+}

@@ -1,0 +1,3 @@
+// The organisations module's public entry.
+export { organisationRoutes } from './routes.ts';
+export { OrganisationsService } from './service.ts';
