@@ -269,6 +269,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await sources.start();
     worker.start();
     status.recordChecks().catch((error) => app.log.warn({ err: error }, 'status checks failed'));
+    services.notifications
+      .checkExpiringKeys()
+      .catch((error) => app.log.warn({ err: error }, 'key expiry notices failed'));
   }
 
   app.addHook('onClose', async () => {

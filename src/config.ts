@@ -81,6 +81,11 @@ export interface Config {
   jobConcurrency: number;
   /** Raw signals are deleted after `SIGNAL_RETENTION_DAYS` (14); trend buckets after `BUCKET_RETENTION_DAYS` (400). */
   retention: { signalDays: number; bucketDays: number };
+  /**
+   * The country `GET /api/user/session-info` reports (`DEFAULT_COUNTRY`, an ISO 3166-1 alpha-2 code, default
+   * `US`): Crestwatch does no geo-IP lookups.
+   */
+  defaultCountry: string;
 }
 
 /** A URL from a list variable; entries may be written `name=url`. */
@@ -177,6 +182,33 @@ function subreddits(env: Env): string[] {
   }
   if (names.length === 0) throw new ConfigError('REDDIT_SUBREDDITS', 'must name at least one subreddit');
   return names;
+}
+
+// ISO 3166-1 alpha-2: the 249 officially assigned codes.
+const COUNTRY_CODES = new Set(
+  (
+    'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY ' +
+    'BZ CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK ' +
+    'FM FO FR GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR ' +
+    'IS IT JE JM JO JP KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ' +
+    'ML MM MN MO MP MQ MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM ' +
+    'PN PR PS PT PW PY QA RE RO RS RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF ' +
+    'TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW'
+  ).split(' '),
+);
+
+function country(env: Env): string {
+  const raw = read(env, 'DEFAULT_COUNTRY');
+  if (raw === undefined) return 'US';
+  const code = raw.toUpperCase();
+  if (!COUNTRY_CODES.has(code)) {
+    const hint = code === 'UK' ? ' (the United Kingdom is GB)' : '';
+    throw new ConfigError(
+      'DEFAULT_COUNTRY',
+      `must be an ISO 3166-1 alpha-2 country code such as US, GB or DE (got ${shown(raw)})${hint}`,
+    );
+  }
+  return code;
 }
 
 function parseDatabase(env: Env): { database: DatabaseConfig; dataDir: string } {
@@ -443,5 +475,6 @@ export function loadConfig(env: Env = process.env): Config {
       signalDays: integer(env, 'SIGNAL_RETENTION_DAYS', 14, 1, 3650),
       bucketDays: integer(env, 'BUCKET_RETENTION_DAYS', 400, 1, 3650),
     },
+    defaultCountry: country(env),
   };
 }

@@ -64,6 +64,8 @@ describe('configuration', () => {
       [{ DEMO_SPEED: 'fast' }, 'DEMO_SPEED'],
       [{ SIGNAL_RETENTION_DAYS: '0' }, 'SIGNAL_RETENTION_DAYS'],
       [{ BUCKET_RETENTION_DAYS: '-5' }, 'BUCKET_RETENTION_DAYS'],
+      [{ DEFAULT_COUNTRY: 'XX' }, 'DEFAULT_COUNTRY'],
+      [{ DEFAULT_COUNTRY: 'USA' }, 'DEFAULT_COUNTRY'],
     ];
     for (const [env, variable] of cases) {
       const error = configError(env);
@@ -88,6 +90,21 @@ describe('configuration', () => {
     assert.deepEqual(config.retention, { signalDays: 7, bucketDays: 400 });
     assert.deepEqual(loadConfig({}).demo, { seed: 42, speed: 1 });
     assert.deepEqual(loadConfig({ SOURCES: 'none' }).sources, []);
+  });
+
+  test('DEFAULT_COUNTRY is an ISO 3166-1 alpha-2 code, US by default', () => {
+    assert.equal(loadConfig({}).defaultCountry, 'US');
+    assert.equal(loadConfig({ DEFAULT_COUNTRY: 'GB' }).defaultCountry, 'GB');
+    assert.equal(loadConfig({ DEFAULT_COUNTRY: ' de ' }).defaultCountry, 'DE', 'trimmed and upper-cased');
+    assert.equal(loadConfig({ DEFAULT_COUNTRY: '' }).defaultCountry, 'US', 'empty is unset');
+    const uk = configError({ DEFAULT_COUNTRY: 'UK' });
+    assert.equal(
+      uk.message,
+      'DEFAULT_COUNTRY must be an ISO 3166-1 alpha-2 country code such as US, GB or DE (got "UK") ' +
+        '(the United Kingdom is GB)',
+    );
+    for (const code of ['EU', 'ZZ', '1A', 'U'])
+      assert.equal(configError({ DEFAULT_COUNTRY: code }).variable, 'DEFAULT_COUNTRY');
   });
 
   test('PLANS is merged over the plan table', () => {

@@ -63,6 +63,8 @@ function errorStatuses(route: RouteOptions, access: Access | undefined): number[
   if (methods.some((m) => ['POST', 'PUT', 'PATCH'].includes(m))) {
     for (const s of [400, 409, 413, 415]) statuses.add(s);
   }
+  // A delete can conflict with the current state too (the last owner, an accepted invite).
+  if (methods.includes('DELETE')) statuses.add(409);
   if (methods.includes('POST') && access !== 'public') statuses.add(422);
   return [...statuses].sort();
 }
@@ -139,6 +141,30 @@ export async function registerOpenApi(
         { name: 'operator', description: 'Operator routes (permission `admin`)' },
         { name: 'signals', description: 'Signal ingestion (permission `ingest`)' },
         { name: 'trends', description: 'Trends with explainable metrics, and the category taxonomy' },
+        {
+          name: 'insights',
+          description: 'AI insights per trend: generation tasks, the latest insight, search',
+        },
+        { name: 'crisis', description: 'Crisis events with evidence, reviews, export; resilience settings' },
+        {
+          name: 'recommendations',
+          description: 'Prioritised next steps with decision briefs (evidence, confidence, urgency)',
+        },
+        { name: 'reports', description: 'Custom reports over trends and your crisis events' },
+        {
+          name: 'exports',
+          description: 'Scheduled exports to S3-compatible storage or e-mail, with history',
+        },
+        { name: 'notifications', description: 'Your in-app notification feed' },
+        { name: 'dashboard', description: 'A summary of trends, interests and recent alerts' },
+        { name: 'organisation', description: 'Members, roles and invites of your organisation' },
+        { name: 'content', description: 'Blog posts and releases' },
+        { name: 'public', description: 'Public demonstration data' },
+        {
+          name: 'compatibility',
+          description:
+            'Upstream capabilities a self-hosted service does not offer (503 CAPABILITY_UNAVAILABLE)',
+        },
         { name: 'meta', description: 'Plans, status and the API description' },
         { name: 'webhooks', description: 'Signed outbound alerts: subscriptions, executions, redelivery' },
         {

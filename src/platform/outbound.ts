@@ -214,6 +214,35 @@ type LookupCallback = (
   family?: number,
 ) => void;
 
+/**
+ * A `lookup` for sockets and agents that a library opens itself (an S3 client's HTTP agents, an SMTP
+ * connection): the name is resolved and refused (an OutboundError of kind `refused`) when any address it
+ * resolves to is not allowed, so DNS that changes after a check cannot slip a private address through.
+ * Literal addresses never reach a lookup: check those with `policy.refusal`.
+ */
+export function guardedLookup(
+  policy: OutboundPolicy,
+): (hostname: string, opts: dns.LookupOptions, callback: LookupCallback) => void {
+  return (hostname, opts, callback) => {
+    dns.lookup(hostname, { ...opts, all: true, verbatim: true }, (error, addresses) => {
+      if (error) return callback(error, []);
+      const list = addresses as dns.LookupAddress[];
+      for (const entry of list) {
+        const why = policy.refusal(entry.address);
+        if (why) {
+          const refused = new OutboundError('refused', `${hostname} resolves to ${entry.address}: ${why}.`);
+          return callback(refused as NodeJS.ErrnoException, []);
+        }
+      }
+      if (opts.all) return callback(null, list);
+      const first = list[0];
+      if (!first)
+        return callback(Object.assign(new Error(`${hostname} did not resolve`), { code: 'ENOTFOUND' }), []);
+      callback(null, first.address, first.family);
+    });
+  };
+}
+
 /** HTTP client for user-given URLs: every connection's address is checked against the policy. */
 export class OutboundClient {
   readonly policy: OutboundPolicy;
@@ -221,25 +250,7 @@ export class OutboundClient {
 
   constructor(options: { allowlist: string[]; userAgent?: string }) {
     this.policy = new OutboundPolicy(options.allowlist);
-    const policy = this.policy;
-    const lookup = (hostname: string, opts: dns.LookupOptions, callback: LookupCallback) => {
-      dns.lookup(hostname, { ...opts, all: true, verbatim: true }, (error, addresses) => {
-        if (error) return callback(error, []);
-        const list = addresses as dns.LookupAddress[];
-        for (const entry of list) {
-          const why = policy.refusal(entry.address);
-          if (why) {
-            const refused = new OutboundError('refused', `${hostname} resolves to ${entry.address}: ${why}.`);
-            return callback(refused as NodeJS.ErrnoException, []);
-          }
-        }
-        if (opts.all) return callback(null, list);
-        const first = list[0];
-        if (!first)
-          return callback(Object.assign(new Error(`${hostname} did not resolve`), { code: 'ENOTFOUND' }), []);
-        callback(null, first.address, first.family);
-      });
-    };
+    const lookup = guardedLookup(this.policy);
     this.dispatcher = new Agent({
       connect: { lookup: lookup as never, timeout: 10_000 },
       keepAliveTimeout: 4_000,

@@ -3,6 +3,8 @@
 // comes from), replayed against the app, and each answer held field by field against the SDK model that
 // parses it (upstream-models.ts). The SDK's own unwrapping (list or wrapper) is mirrored where it has one.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ManualClock } from '../../src/platform/clock.ts';
 import { buildTestApp, call, createUser, type Json, type TestContext } from '../helpers/app.ts';
@@ -54,23 +56,24 @@ const UNAVAILABLE = [
   'get_billing_portal_url',
   'track_visitor_event',
 ] as const;
-/** Upstream route groups not served yet (issue 16); the WebSocket methods are covered by the stream tests. */
-const NOT_YET = [
-  'generate_custom_report',
-  'get_recommendations',
-  'perform_recommendation_action',
-  'get_export_settings',
-  'save_export_settings',
-  'delete_export_setting',
-  'run_export_now',
-  'get_export_history',
-  'get_dashboard_overview',
-  'get_recent_notifications',
-  'mark_notifications_read',
-  'get_session_info',
-  'get_organization_members',
-  'get_organization_invites',
-];
+/** Served route groups whose SDK requests are replayed in their module's own contract file beside this one. */
+const REPLAYED_BESIDE: Record<string, string> = {
+  generate_custom_report: 'upstream-reports.test.ts',
+  get_session_info: 'upstream-reports.test.ts',
+  get_recommendations: 'upstream-recommendations.test.ts',
+  perform_recommendation_action: 'upstream-recommendations.test.ts',
+  get_export_settings: 'upstream-exports.test.ts',
+  save_export_settings: 'upstream-exports.test.ts',
+  delete_export_setting: 'upstream-exports.test.ts',
+  run_export_now: 'upstream-exports.test.ts',
+  get_export_history: 'upstream-exports.test.ts',
+  get_dashboard_overview: 'upstream-notifications.test.ts',
+  get_recent_notifications: 'upstream-notifications.test.ts',
+  mark_notifications_read: 'upstream-notifications.test.ts',
+  get_organization_members: 'upstream-organisations.test.ts',
+  get_organization_invites: 'upstream-organisations.test.ts',
+};
+/** The WebSocket methods are covered by the stream tests (the SDK only opens wss:// URLs). */
 const WEBSOCKET = ['trends_stream', 'finance_stream'];
 
 /** Headers of the SDK's requests.Session: the key, JSON both ways, requests' own defaults. */
@@ -602,8 +605,12 @@ describe('the TrendsAGI SDK’s requests, replayed', () => {
   });
 
   test('every SDK method is accounted for, and each served one was replayed', () => {
-    const all = [...SERVED, ...UNAVAILABLE, ...NOT_YET, ...WEBSOCKET];
+    const all = [...SERVED, ...UNAVAILABLE, ...Object.keys(REPLAYED_BESIDE), ...WEBSOCKET];
     assert.equal(new Set(all).size, 54, 'the SDK has 54 public methods');
+    for (const [method, file] of Object.entries(REPLAYED_BESIDE)) {
+      const text = fs.readFileSync(path.join(import.meta.dirname, file), 'utf8');
+      assert.ok(text.includes(method), `${file} replays ${method}`);
+    }
     assert.deepEqual(
       [...called].sort(),
       [...SERVED, ...UNAVAILABLE].sort(),

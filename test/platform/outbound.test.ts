@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { ApiError } from '../../src/platform/errors.ts';
-import { OutboundClient, OutboundError, OutboundPolicy } from '../../src/platform/outbound.ts';
+import { guardedLookup, OutboundClient, OutboundError, OutboundPolicy } from '../../src/platform/outbound.ts';
 
 describe('outbound SSRF guard', () => {
   const policy = new OutboundPolicy([]);
@@ -135,5 +135,42 @@ describe('outbound client', () => {
       (e: unknown) => e instanceof OutboundError && e.kind === 'network',
     );
     await client.close();
+  });
+});
+
+describe('guarded lookup (for agents and sockets a library opens itself)', () => {
+  const resolve = (policy: OutboundPolicy, host: string, all: boolean) =>
+    new Promise<unknown>((ok, fail) =>
+      guardedLookup(policy)(host, { all }, (error, address, family) =>
+        error ? fail(error) : ok(all ? address : { address, family }),
+      ),
+    );
+
+  test('refuses a name resolving to a private address unless allowlisted; answers one address or all', async () => {
+    await assert.rejects(
+      resolve(new OutboundPolicy([]), 'localhost', false),
+      (e: unknown) =>
+        e instanceof OutboundError && e.kind === 'refused' && /localhost resolves to/.test(e.message),
+    );
+    const open = new OutboundPolicy(['127.0.0.0/8', '::1/128']);
+    const one = (await resolve(open, 'localhost', false)) as { address: string; family: number };
+    assert.ok(['127.0.0.1', '::1'].includes(one.address), one.address);
+    assert.ok([4, 6].includes(one.family));
+    const all = (await resolve(open, 'localhost', true)) as { address: string }[];
+    assert.ok(Array.isArray(all) && all.length > 0);
+  });
+
+  test('a socket connecting through it is refused before any connection is made', async () => {
+    const net = await import('node:net');
+    const error = await new Promise<Error>((done) => {
+      const socket = net.connect({
+        host: 'localhost',
+        port: 9,
+        lookup: guardedLookup(new OutboundPolicy([])),
+      });
+      socket.on('error', done);
+      socket.on('connect', () => done(new Error('connected')));
+    });
+    assert.ok(error instanceof OutboundError, String(error));
   });
 });

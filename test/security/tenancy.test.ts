@@ -21,7 +21,17 @@ import {
 } from '../modules/integrations/workflow-stand-in.ts';
 import { type Receiver, startReceiver } from '../modules/webhooks/receiver.ts';
 
-type Resource = 'key' | 'interest' | 'task' | 'crisis' | 'webhook' | 'execution';
+type Resource =
+  | 'key'
+  | 'interest'
+  | 'task'
+  | 'crisis'
+  | 'webhook'
+  | 'execution'
+  | 'member'
+  | 'invite'
+  | 'recommendation'
+  | 'export';
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 interface OwnedRoute {
@@ -62,6 +72,23 @@ const OWNED: Record<string, OwnedRoute> = {
   '/api/integrations/webhooks/{id}/executions': { params: { id: 'webhook' }, methods: { get: undefined } },
   '/api/integrations/webhooks/{id}/executions/{execution_id}/redeliver': {
     params: { id: 'webhook', execution_id: 'execution' },
+    methods: { post: undefined },
+  },
+  '/api/org/members/{id}': {
+    params: { id: 'member' },
+    methods: { patch: { role: 'admin' }, delete: undefined },
+  },
+  '/api/org/invites/{id}': { params: { id: 'invite' }, methods: { delete: undefined } },
+  '/api/intelligence/recommendations/{recommendation_id}/action': {
+    params: { recommendation_id: 'recommendation' },
+    methods: { post: { action: 'viewed' } },
+  },
+  '/api/user/export/settings/{config_id}': {
+    params: { config_id: 'export' },
+    methods: { delete: undefined },
+  },
+  '/api/user/export/configurations/{config_id}/run-now': {
+    params: { config_id: 'export' },
     methods: { post: undefined },
   },
 };
@@ -120,6 +147,10 @@ describe('tenant walls (every user-owned resource, every route in the OpenAPI do
 
     mine.key = (await ok('POST', '/api/user/api-keys', alice.key, { name: 'alice-extra' })).id;
     mine.interest = (await ok('POST', '/api/user/interests', alice.key, { keyword: 'Acme' })).id;
+    mine.member = ((await ok('GET', '/api/org/members', alice.key)) as unknown as Json[])[0]!.id;
+    mine.invite = (
+      await ok('POST', '/api/org/invites', alice.key, { email: 'alice-invitee@example.com', role: 'member' })
+    ).id;
     const webhook = {
       url: receiver.url,
       trigger_type: 'trend_velocity',
@@ -135,6 +166,24 @@ describe('tenant walls (every user-owned resource, every route in the OpenAPI do
       title: 'Acme outage',
       keywords: ['Acme'],
     });
+    // Alice's high-severity crisis event gives her a pr_response recommendation.
+    const recommended = await ok('GET', '/api/intelligence/recommendations?status=all', alice.key);
+    mine.recommendation = (recommended.recommendations as Json[])[0]!.id;
+    mine.export = (
+      await ok('POST', '/api/user/export/settings', alice.key, {
+        destination: 'aws',
+        config: {
+          bucket: 'alice',
+          access_key_id: 'AKIDALICE',
+          secret_access_key: 'alice-secret',
+          endpoint: new URL(receiver.url).origin,
+        },
+        schedule: 'daily',
+        schedule_time: '03:00',
+        is_active: true,
+        selected_fields: [],
+      })
+    ).id;
 
     const trends = await seed(ctx, ctx.app.services.clock.now());
     aliceTrend = trends.negative;

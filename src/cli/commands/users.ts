@@ -1,4 +1,4 @@
-// `crestwatch users create`: a user on a plan.
+// `crestwatch users create`: a user on a plan, owner of an organisation of their own.
 import { isPlanName, PLAN_NAMES } from '../../platform/plans.ts';
 import { withAccounts } from '../accounts.ts';
 import { type CommandInput, UsageError, unknownCommand } from '../command.ts';
@@ -13,5 +13,7 @@ export async function run({ config, values, positionals }: CommandInput): Promis
   const user = await withAccounts(config, (accounts) =>
     accounts.createUser({ email: values.email!, full_name: values.name ?? null, plan }, null),
   );
-  console.log(`Created user ${user.id} <${user.email}> on the ${user.plan} plan.`);
+  console.log(
+    `Created user ${user.id} <${user.email}> on the ${user.plan} plan, owner of an organisation of their own.`,
+  );
 }

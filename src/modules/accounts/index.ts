@@ -3,9 +3,11 @@ export { interestRoutes } from './interests/routes.ts';
 export { InterestsService } from './interests/service.ts';
 export { InterestsStore } from './interests/store.ts';
 export { accountRoutes } from './routes.ts';
+export { ApiKeyCreateResponseSchema, UserProfileSchema } from './schemas.ts';
 export {
   AccountsService,
   ALL_PERMISSIONS,
   generateApiKey,
+  type OrganisationRole,
 } from './service.ts';
 export { AccountsStore } from './store.ts';

@@ -14,6 +14,8 @@ import type { UsageCounter } from '../../platform/usage.ts';
 import type { AccountsStore } from './store.ts';
 
 export const ALL_PERMISSIONS: Permission[] = ['read', 'write', 'ingest', 'admin'];
+/** A member's role in their organisation (the organisations module manages them). */
+export type OrganisationRole = 'owner' | 'admin' | 'member';
 const DEFAULT_KEY_PERMISSIONS: Permission[] = ['read', 'write'];
 export const DEFAULT_GRACE_SECONDS = 86_400;
 const OPERATOR_EMAIL = 'operator@crestwatch.local';
@@ -125,51 +127,103 @@ export class AccountsService {
     return this.profileView(user);
   }
 
+  /**
+   * The one way a user comes into being (operator route, bootstrap, CLI, accepted invite): the user row and
+   * their membership, in one transaction. Without `organisation` the user becomes the owner of an
+   * organisation of their own; with it they join that organisation with that role.
+   */
   async createUser(
-    input: { email: string; full_name?: string | null; plan: PlanName; organization_role?: string },
+    input: {
+      email: string;
+      full_name?: string | null;
+      plan: PlanName;
+      organisation?: { id: number; role: OrganisationRole };
+    },
     actor: Actor | null,
     executor?: Executor,
   ): Promise<UserRow> {
     const email = input.email.trim().toLowerCase();
-    if (await this.store.findUserByEmail(email, executor)) {
-      throw conflict(`A user with the email ${email} already exists.`, 'email_taken');
-    }
-    const now = this.deps.clock.now();
-    let user: UserRow;
-    try {
-      user = await this.store.insertUser(
-        {
-          email,
-          full_name: input.full_name ?? null,
-          is_active: 1,
-          organization_role: input.organization_role ?? 'owner',
-          plan: input.plan,
-          subscription_status: 'active',
-          current_period_end: nextUtcMidnight(now) + 29 * DAY_MS,
-          cancel_at_period_end: 0,
-          created_at: now,
-          updated_at: now,
-        },
-        executor,
-      );
-    } catch (error) {
-      if (/unique|duplicate/i.test((error as Error).message)) {
+    const role = input.organisation?.role ?? 'owner';
+    const work = async (trx: Executor): Promise<UserRow> => {
+      if (await this.store.findUserByEmail(email, trx)) {
         throw conflict(`A user with the email ${email} already exists.`, 'email_taken');
       }
-      throw error;
+      const now = this.deps.clock.now();
+      let user: UserRow;
+      try {
+        user = await this.store.insertUser(
+          {
+            email,
+            full_name: input.full_name ?? null,
+            is_active: 1,
+            organization_role: role,
+            plan: input.plan,
+            subscription_status: 'active',
+            current_period_end: nextUtcMidnight(now) + 29 * DAY_MS,
+            cancel_at_period_end: 0,
+            created_at: now,
+            updated_at: now,
+          },
+          trx,
+        );
+      } catch (error) {
+        if (/unique|duplicate/i.test((error as Error).message)) {
+          throw conflict(`A user with the email ${email} already exists.`, 'email_taken');
+        }
+        throw error;
+      }
+      if (input.organisation) {
+        await this.store.insertMembership(
+          { organisation_id: input.organisation.id, user_id: user.id, role, joined_at: now },
+          trx,
+        );
+      } else {
+        await this.placeInOwnOrganisation(user, trx);
+      }
+      if (actor) {
+        await this.deps.audit.record(
+          actor.userId,
+          actor,
+          'user.created',
+          'user',
+          user.id,
+          `User ${email} created on the ${input.plan} plan.`,
+          trx,
+        );
+      }
+      return user;
+    };
+    return executor ? work(executor) : this.store.transaction(work);
+  }
+
+  /**
+   * Makes `user` (who belongs to no organisation at this point) the owner of a new organisation of their own,
+   * in the caller's transaction (a new user; a member removed from their organisation).
+   */
+  async placeInOwnOrganisation(
+    user: Pick<UserRow, 'id' | 'email' | 'full_name' | 'organization_role'>,
+    executor: Executor,
+  ): Promise<void> {
+    const now = this.deps.clock.now();
+    const organisationId = await this.store.insertOrganisation(user.full_name ?? user.email, now, executor);
+    await this.store.insertMembership(
+      { organisation_id: organisationId, user_id: user.id, role: 'owner', joined_at: now },
+      executor,
+    );
+    if (user.organization_role !== 'owner') {
+      await this.store.updateUser(user.id, { organization_role: 'owner', updated_at: now }, executor);
     }
-    if (actor) {
-      await this.deps.audit.record(
-        actor.userId,
-        actor,
-        'user.created',
-        'user',
-        user.id,
-        `User ${email} created on the ${input.plan} plan.`,
-        executor,
-      );
-    }
-    return user;
+  }
+
+  /**
+   * Revokes every key of the user and disables the account, in the caller's transaction. The caller
+   * invalidates the key cache (`{ userId }`) once that transaction has committed. Returns the keys revoked.
+   */
+  async disableUser(userId: number, executor: Executor): Promise<number> {
+    const now = this.deps.clock.now();
+    const revoked = await this.store.revokeAllKeys(userId, now, executor);
+    await this.store.updateUser(userId, { is_active: 0, updated_at: now }, executor);
+    return revoked;
   }
 
   async listUsers(limit: number, offset: number) {
@@ -219,6 +273,7 @@ export class AccountsService {
     ownerId: number,
     input: { name: string; permissions?: Permission[]; expires_at?: string },
     actor: Actor,
+    executor?: Executor,
   ): Promise<CreatedKeyView> {
     // The upstream SDK always sends `permissions`, `[]` when the caller named none: that means the default.
     const requested = input.permissions?.length ? input.permissions : DEFAULT_KEY_PERMISSIONS;
@@ -233,7 +288,7 @@ export class AccountsService {
     const name = input.name.trim();
     if (name === '') throw badRequest('name must not be blank.', 'name');
     const generated = generateApiKey();
-    const row = await this.store.transaction(async (trx) => {
+    const work = async (trx: Executor) => {
       const key = await this.store.insertKey(
         {
           user_id: ownerId,
@@ -256,12 +311,22 @@ export class AccountsService {
         trx,
       );
       return key;
-    });
+    };
+    const row = executor ? await work(executor) : await this.store.transaction(work);
     return this.createdView(row, generated.key);
   }
 
   async listKeys(userId: number): Promise<ApiKeyView[]> {
     return (await this.store.listKeys(userId)).map((row) => this.keyView(row));
+  }
+
+  /**
+   * Every user's keys in use (not revoked, not rotated away) that expire within `withinMs` from now, not yet
+   * expired: a page of `limit` by id after `afterId`.
+   */
+  keysExpiringWithin(withinMs: number, afterId = 0, limit = 500) {
+    const now = this.deps.clock.now();
+    return this.store.keysExpiringBetween(now, now + withinMs, afterId, limit);
   }
 
   async revokeKey(userId: number, keyId: number, actor: Actor): Promise<void> {
@@ -420,7 +485,7 @@ export class AccountsService {
       await this.createOperator(options.bootstrapApiKey);
       return null;
     }
-    if (!options.embedded || (await this.store.hasOperator())) return null;
+    if (!options.embedded || (await this.store.findUserByEmail(OPERATOR_EMAIL))) return null;
     const { key } = generateApiKey();
     await this.createOperator(key);
     fs.mkdirSync(options.dataDir, { recursive: true });
@@ -435,7 +500,7 @@ export class AccountsService {
     await this.store.transaction(async (trx) => {
       let user = await this.store.findUserByEmail(OPERATOR_EMAIL, trx);
       user ??= await this.createUser(
-        { email: OPERATOR_EMAIL, full_name: 'Operator', plan: 'enterprise', organization_role: 'admin' },
+        { email: OPERATOR_EMAIL, full_name: 'Operator', plan: 'enterprise' },
         null,
         trx,
       );

@@ -74,13 +74,31 @@ export class AccountsStore {
     return { users, total: Number(count.n) };
   }
 
-  async hasOperator(): Promise<boolean> {
-    const row = await this.db
-      .selectFrom('users')
-      .select('id')
-      .where('organization_role', '=', 'admin')
+  async insertOrganisation(name: string, now: number, executor: Executor = this.db): Promise<number> {
+    const row = await executor
+      .insertInto('organisations')
+      .values({ name, created_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  async insertMembership(
+    membership: { organisation_id: number; user_id: number; role: string; joined_at: number },
+    executor: Executor = this.db,
+  ): Promise<void> {
+    await executor.insertInto('organisation_members').values(membership).execute();
+  }
+
+  /** Revokes every key of the user still unrevoked; returns how many. */
+  async revokeAllKeys(userId: number, now: number, executor: Executor = this.db): Promise<number> {
+    const result = await executor
+      .updateTable('api_keys')
+      .set({ revoked_at: now })
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
       .executeTakeFirst();
-    return row !== undefined;
+    return Number(result.numUpdatedRows);
   }
 
   async updateUser(
@@ -128,6 +146,25 @@ export class AccountsStore {
       .selectAll()
       .where('user_id', '=', userId)
       .orderBy('id', 'desc')
+      .execute();
+  }
+
+  /**
+   * Keys in use (neither revoked nor rotated away) whose expiry falls in (from, to], by id: the page after
+   * `afterId`.
+   */
+  keysExpiringBetween(from: number, to: number, afterId: number, limit: number) {
+    return this.db
+      .selectFrom('api_keys')
+      .select(['id', 'user_id', 'name', 'prefix', 'expires_at'])
+      .where('revoked_at', 'is', null)
+      .where('rotated_to_id', 'is', null)
+      .where('expires_at', '>', from)
+      .where('expires_at', '<=', to)
+      .where('id', '>', afterId)
+      .orderBy('id')
+      .limit(limit)
+      .$narrowType<{ expires_at: number }>()
       .execute();
   }
 

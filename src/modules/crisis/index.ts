@@ -11,6 +11,6 @@ export {
 export type { HazardObservation, HazardSink } from './hazards.ts';
 export { crisisRoutes } from './routes.ts';
 // The hazard adapters' severity mappings, kept beside the severity_basis text that describes them.
-export { floodSeverity, usgsSeverity } from './scoring.ts';
+export { FRESHNESS_WINDOWS_MS, floodSeverity, usgsSeverity } from './scoring.ts';
 export { CrisisService } from './service.ts';
 export { CrisisStore } from './store.ts';

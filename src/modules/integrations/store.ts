@@ -179,6 +179,16 @@ export class IntegrationsStore {
       .selectAll()
       .where('provider', '=', provider)
       .where('status', '=', 'active')
+      // A disabled account (e.g. a removed organisation member) gets nothing delivered.
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('users')
+            .select('users.id')
+            .whereRef('users.id', '=', 'integration_connections.user_id')
+            .where('users.is_active', '=', 1),
+        ),
+      )
       .where('id', '>', afterId)
       .orderBy('id')
       .limit(limit);

@@ -1,6 +1,6 @@
 // The signals module's public entry: what the composition root, the CLI and other modules may use from it.
 export { signalRoutes } from './routes.ts';
-export { SignalsService } from './service.ts';
+export { type LinkedSignal, SignalsService } from './service.ts';
 export { demoSignals } from './sources/demo.ts';
 export { createSources } from './sources/index.ts';
 export { parseFeed } from './sources/rss.ts';

@@ -16,6 +16,15 @@ interface IngestResult {
   rejected: { index: number; detail: string }[];
 }
 
+/** A stored signal with a link, as the public demo feed reads it. */
+export interface LinkedSignal {
+  source: string;
+  title: string | null;
+  text: string;
+  url: string;
+  observed_at: number;
+}
+
 interface SignalItem {
   source: string;
   external_id: string;
@@ -36,6 +45,31 @@ export class SignalsService {
     private readonly store: SignalsStore,
     private readonly clock: Clock,
   ) {}
+
+  /**
+   * The newest stored signals that carry a URL, observed within the last `withinMs`, newest first, leaving out
+   * the sources named in `exceptSources` (at most `limit`).
+   */
+  async recentWithLinks(options: {
+    withinMs: number;
+    exceptSources: string[];
+    limit: number;
+  }): Promise<LinkedSignal[]> {
+    const now = this.clock.now();
+    const rows = await this.store.recentWithUrl({
+      since: now - options.withinMs,
+      until: now,
+      exceptSources: options.exceptSources,
+      limit: options.limit,
+    });
+    return rows.map((row) => ({
+      source: row.source,
+      title: row.title,
+      text: row.text,
+      url: row.url ?? '',
+      observed_at: Number(row.observed_at),
+    }));
+  }
 
   async ingest(items: unknown[]): Promise<IngestResult> {
     const now = this.clock.now();

@@ -30,6 +30,24 @@ export class SignalsStore {
     return inserted;
   }
 
+  /**
+   * The newest signals observed in [since, until] that carry a URL, newest first, leaving out `exceptSources`
+   * (walks the observed_at index backwards, so it stops after `limit` matches).
+   */
+  recentWithUrl(query: { since: number; until: number; exceptSources: string[]; limit: number }) {
+    return this.db
+      .selectFrom('signals')
+      .select(['id', 'source', 'title', 'text', 'url', 'observed_at'])
+      .where('observed_at', '>=', query.since)
+      .where('observed_at', '<=', query.until)
+      .where('url', 'is not', null)
+      .$if(query.exceptSources.length > 0, (qb) => qb.where('source', 'not in', query.exceptSources))
+      .orderBy('observed_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(query.limit)
+      .execute();
+  }
+
   /** Signals not yet turned into trend buckets. */
   async countPending(): Promise<number> {
     const row = await this.db

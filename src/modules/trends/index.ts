@@ -10,11 +10,21 @@ export {
 } from './events.ts';
 export { extractCandidates } from './extraction.ts';
 export { normaliseKey, normaliseTokens } from './keys.ts';
+export {
+  averageVelocity,
+  formatSentiment,
+  growth,
+  hourIndex,
+  overallTrend,
+  PERIOD_HOURS,
+  type PeriodName,
+  sentimentCategory,
+} from './metrics.ts';
 export { createNlpPool, type NlpPool } from './nlp-pool.ts';
 export { TrendProcessor } from './processor.ts';
 export { MetricsRecomputer } from './recompute.ts';
 export { trendRoutes } from './routes.ts';
-export { TrendIdParams } from './schemas.ts';
+export { TrendIdParams, TrendItemSchema } from './schemas.ts';
 export { compound } from './sentiment.ts';
 export { type TrendItemView, TrendsService } from './service.ts';
 export { TrendsStore } from './store.ts';

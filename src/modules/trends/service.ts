@@ -292,6 +292,11 @@ export class TrendsService {
     return entry;
   }
 
+  /** The list answer as objects, uncached (for modules that compose trends into their own answers). */
+  list(params: ListParams): Promise<TrendList> {
+    return this.compileList(params);
+  }
+
   async get(id: number, period: PeriodName = '24h'): Promise<TrendItemView> {
     const trend = await this.store.findTrend(id);
     if (!trend) throw notFound(`No trend has id ${id}.`);

@@ -72,7 +72,17 @@ export class WebhooksStore {
       .selectFrom('webhook_subscriptions')
       .selectAll()
       .where('trigger_type', '=', triggerType)
-      .where('is_active', '=', 1);
+      .where('is_active', '=', 1)
+      // A disabled account (e.g. a removed organisation member) gets nothing delivered.
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('users')
+            .select('users.id')
+            .whereRef('users.id', '=', 'webhook_subscriptions.user_id')
+            .where('users.is_active', '=', 1),
+        ),
+      );
     if (userId !== undefined) query = query.where('user_id', '=', userId);
     return query.orderBy('id').execute();
   }

@@ -298,6 +298,32 @@ describe('delivery', () => {
     assert.equal(list[0].next_attempt_at, null, 'no further retry');
   });
 
+  test('a disabled account (e.g. a removed organisation member) gets nothing delivered; re-enabled, it does', async () => {
+    const sub = await subscribe({ cooldown_seconds: 0 });
+    const admin = (active: boolean) =>
+      call(ctx.app, 'PATCH', `/api/admin/users/${user.userId}`, {
+        key: ctx.operatorKey,
+        body: { is_active: active },
+      });
+    assert.equal((await admin(false)).statusCode, 200);
+    try {
+      await velocity(21, 10, 60);
+      await drainJobs(ctx);
+      assert.equal(receiver.received.length, 0, 'nothing delivered to a disabled account');
+    } finally {
+      assert.equal((await admin(true)).statusCode, 200);
+    }
+    await velocity(22, 10, 60);
+    await waitFor('the delivery once re-enabled', () => receiver.received[0]);
+    await drainJobs(ctx);
+    const sent = await executions(sub.id);
+    assert.deepEqual(
+      sent.map((e) => JSON.parse(String(receiver.received[0]?.body)).trend_id),
+      [22],
+      'only the crossing after re-enabling was ever queued',
+    );
+  });
+
   test('cooldown: two crossings 10 s apart → one delivery; after the cooldown → another', async () => {
     const sub = await subscribe({ cooldown_seconds: 60 });
     await velocity(7, 30, 60);

@@ -45,6 +45,22 @@ export class InterestsService {
     return row;
   }
 
+  /**
+   * Every user's active interests that a trend of this name matches: the trend's key holds the interest's
+   * key as whole words (what `GET /api/trends?interest=` selects), i.e. the interest key is a run of the
+   * trend key's words.
+   */
+  async matchingTrend(trendName: string): Promise<InterestRow[]> {
+    const key = normaliseKey(trendName.trim().replace(/^#/, ''));
+    if (key === null) return [];
+    const words = key.split(' ');
+    const runs = new Set<string>();
+    for (let i = 0; i < words.length; i++) {
+      for (let j = i + 1; j <= words.length; j++) runs.add(words.slice(i, j).join(' '));
+    }
+    return this.store.activeWithKeys([...runs]);
+  }
+
   async create(userId: number, input: NewInterest) {
     const keyword = input.keyword.trim();
     const key = normaliseKey(keyword.replace(/^#/, ''));

@@ -31,6 +31,31 @@ export class InterestsStore {
       .executeTakeFirst();
   }
 
+  /** Every user's active interests whose key is one of `keys`. */
+  activeWithKeys(keys: string[]): Promise<InterestRow[]> {
+    if (keys.length === 0) return Promise.resolve([]);
+    return (
+      this.db
+        .selectFrom('topic_interests')
+        .selectAll()
+        .where('key', 'in', keys)
+        .where('status', '=', 'active')
+        // A disabled account (e.g. a removed organisation member) gets nothing delivered.
+        .where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom('users')
+              .select('users.id')
+              .whereRef('users.id', '=', 'topic_interests.user_id')
+              .where('users.is_active', '=', 1),
+          ),
+        )
+        .orderBy('user_id')
+        .orderBy('id')
+        .execute()
+    );
+  }
+
   async count(userId: number): Promise<number> {
     const row = await this.db
       .selectFrom('topic_interests')

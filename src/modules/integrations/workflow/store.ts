@@ -85,7 +85,17 @@ export class WorkflowStore {
       .selectFrom('workflow_connections')
       .select('user_id')
       .where('default_event', '=', defaultEvent)
-      .where('webhook_url', 'is not', null);
+      .where('webhook_url', 'is not', null)
+      // A disabled account (e.g. a removed organisation member) gets nothing delivered.
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('users')
+            .select('users.id')
+            .whereRef('users.id', '=', 'workflow_connections.user_id')
+            .where('users.is_active', '=', 1),
+        ),
+      );
     if (userId !== undefined) query = query.where('user_id', '=', userId);
     return query.orderBy('user_id').execute();
   }
