@@ -203,16 +203,40 @@ export interface LoadSummary {
 
 const CLOCK_TICKS_PER_SECOND = 100;
 
-/** User + system CPU seconds of a process so far, from /proc (Linux); undefined elsewhere. */
-export function processCpuSeconds(pid: number): number | undefined {
+/** User + system CPU seconds in a /proc stat file (Linux); undefined when it cannot be read. */
+function statCpuSeconds(file: string): number | undefined {
   try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = fs.readFileSync(file, 'utf8');
     // Fields after the command name, which is in parentheses and may contain spaces.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
   } catch {
     return undefined;
   }
+}
+
+/** User + system CPU seconds of a process so far, from /proc (Linux); undefined elsewhere. */
+export function processCpuSeconds(pid: number): number | undefined {
+  return statCpuSeconds(`/proc/${pid}/stat`);
+}
+
+/**
+ * User + system CPU seconds of each thread of a process so far, by thread id (Linux; empty elsewhere). The
+ * main thread's id is the process id.
+ */
+export function threadCpuSeconds(pid: number): Map<number, number> {
+  const out = new Map<number, number>();
+  let tids: string[] = [];
+  try {
+    tids = fs.readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const tid of tids) {
+    const seconds = statCpuSeconds(`/proc/${pid}/task/${tid}/stat`);
+    if (seconds !== undefined) out.set(Number(tid), seconds);
+  }
+  return out;
 }
 
 export function summarise(title: string, result: autocannon.Result): LoadSummary {

@@ -237,7 +237,9 @@ export function scenarios(): Scenario[] {
     out.push({ name: `launch ${k + 1}`, kind: 'positive-launch', topic: name, expectEvent: false, signals });
   }
 
-  // Single-source rants: one account (or one platform) posting angrily and often.
+  // Single-source rants: one account posting angrily and often; or thirty different accounts on one platform,
+  // which since method 2.0.0 (issue 17: "a surge seen only on one platform opens an event when enough
+  // independent accounts carry it") is a surge a team must hear about, not a rant.
   for (let k = 0; k < 5; k++) {
     const r = rng(300 + k);
     const name = topic();
@@ -253,10 +255,10 @@ export function scenarios(): Scenario[] {
       });
     }
     out.push({
-      name: `rant ${k + 1} (${oneAccount ? 'one account' : 'one platform'})`,
-      kind: 'single-source-rant',
+      name: oneAccount ? `rant ${k + 1} (one account)` : `one-platform surge ${k + 1} (30 accounts)`,
+      kind: oneAccount ? 'single-source-rant' : 'crisis',
       topic: name,
-      expectEvent: false,
+      expectEvent: !oneAccount,
       signals,
     });
   }

@@ -152,16 +152,18 @@ export class CrisisStore {
       .execute();
   }
 
-  async mentionTimes(key: string, from: number, to: number): Promise<number[]> {
+  /** A key's stored mentions per minute (epoch minutes) over [from, to): the input of its baselines. */
+  async mentionMinutes(key: string, from: number, to: number): Promise<{ minute: number; n: number }[]> {
+    const minute = sql<number>`cast(observed_at / 60000 as bigint)`;
     const rows = await this.db
       .selectFrom('crisis_mentions')
-      .select('observed_at')
+      .select([minute.as('minute'), (eb) => eb.fn.countAll<number>().as('n')])
       .where('key', '=', key)
       .where('observed_at', '>=', from)
       .where('observed_at', '<', to)
-      .limit(100_000)
+      .groupBy(minute)
       .execute();
-    return rows.map((r) => Number(r.observed_at));
+    return rows.map((r) => ({ minute: Number(r.minute), n: Number(r.n) }));
   }
 
   async pruneMentions(before: number): Promise<void> {

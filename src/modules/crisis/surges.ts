@@ -1,22 +1,29 @@
-// Social surges: reads new signals past the detector's cursor in bounded batches, keeps negative mentions of
-// watched interest keys, and opens, grows and subsides each watcher's surge event. Every state change records
-// its domain event in the same transaction.
+// Social surges: reads new signals past the detector's cursor in bounded batches, keeps the mentions of watched
+// interest keys, and on every pass evaluates each touched key over sliding windows (scoring.ts): a surge of
+// mentions enough of which are negative (VADER) or alarming (crisis language, alarm.ts) opens, grows and subsides
+// each watcher's event. Every state change records its domain event in the same transaction.
 
 import type { Config } from '../../config.ts';
 import type { DB } from '../../database.ts';
 import { compound, normaliseTokens } from '../trends/index.ts';
+import { type Alarm, alarm, isAlarming } from './alarm.ts';
 import { CRISIS_EVENT_ESCALATED, CRISIS_EVENT_OPENED, CRISIS_EVENT_RESOLVED } from './events.ts';
 import { contentHash, evidenceVersion } from './hashing.ts';
+import { HAZARD_SOURCES, linkedDomains, originOf } from './origins.ts';
 import type { CrisisOutbox } from './outbox.ts';
 import {
-  BASELINE_MS,
-  baseline,
+  alarmTermCounts,
   COMPLETENESS_MEANING,
   countIndependent,
   FRESHNESS_WINDOWS_MS,
   freshness,
+  HISTORY_MS,
   hasSubsided,
+  independentEvidence,
+  isConcern,
   isSurge,
+  LONGEST_WINDOW_MS,
+  type MinuteCount,
   NEGATIVE_COMPOUND,
   reviewStatusAfter,
   SENTIMENT_MODEL,
@@ -27,11 +34,13 @@ import {
   SOCIAL_METHOD_VERSION,
   severityRank,
   socialCompleteness,
+  socialCorroboration,
   socialSeverity,
   socialSeverityBasis,
   socialSummary,
-  WINDOW_MS,
+  WINDOWS_MS,
   type WindowMention,
+  windowBaseline,
   zScore,
 } from './scoring.ts';
 import { simhashHex } from './simhash.ts';
@@ -41,17 +50,26 @@ const BATCH = 500;
 const MAX_BATCHES_PER_PASS = 8;
 const MAX_EVIDENCE_PER_EVENT = 50;
 const EXCERPT_MAX = 500;
-const MENTION_RETENTION_MS = BASELINE_MS + 2 * WINDOW_MS + 3600_000;
+const MENTION_RETENTION_MS = HISTORY_MS + LONGEST_WINDOW_MS + 3600_000;
 const IDLE_EVALUATION_MS = 60_000;
-/** Hazard feeds also arrive as signals; their events come from the hazard observations instead. */
-const HAZARD_SOURCES = new Set(['usgs', 'environment_agency']);
-/** Sources whose items are web pages: the independent origin is the page's domain, not the platform. */
-const WEB_SOURCES = /^(news|rss|web|blog)/;
+/**
+ * An interest matches a text when all its words occur within a span of (its words + NEAR_SLACK) tokens, in any
+ * order: "Spain train" matches "train crash in Spain", "metro north derailment" matches "Metro-North train
+ * derailment". A one-word interest is a whole-word match.
+ */
+const NEAR_SLACK = 4;
+/** A hazard feed's record is an official alarm by nature. */
+const OFFICIAL_ALARM: Alarm = { score: 1, terms: ['official hazard record'], categories: ['hazard'] };
+/** Mentions whose alarm and links were read (by mention id); cleared when it grows past the bound. */
+const READ_CACHE_MAX = 50_000;
 
 const SOCIAL_LIMITATIONS = [
   'Counts only signals Crestwatch ingested; platforms and communities it does not watch are invisible.',
   'Sentiment is VADER (English social-media lexicon): sarcasm, irony, quotes and other languages are misread.',
-  'Independent sources are platforms or web domains; one actor posting on several platforms is not detected.',
+  'Crisis words are a curated lexicon (English and the core hazard words of eight other languages): slang, ' +
+    'other languages, drills, fiction and old news are not told apart.',
+  'Independent evidence counts accounts, linked domains, official sources and platforms; coordinated accounts ' +
+    'writing different texts count as independent.',
   'Mentions without an http(s) link count towards detection but cannot be evidence items.',
 ];
 
@@ -60,15 +78,9 @@ interface Watcher {
   keyword: string;
 }
 
-function originOf(source: string, url: string | null): string {
-  if (url && WEB_SOURCES.test(source)) {
-    try {
-      return new URL(url).hostname.replace(/^www\./, '').toLowerCase();
-    } catch {
-      // fall through
-    }
-  }
-  return source;
+interface Candidate {
+  key: string;
+  tokens: string[];
 }
 
 function engagementTotal(raw: string | null): number {
@@ -85,18 +97,52 @@ function engagementTotal(raw: string | null): number {
 
 const isHttp = (url: string | null): url is string => url !== null && /^https?:\/\//i.test(url);
 
-/** Whether `tokens` contains `key` as a contiguous run of whole tokens. */
-function containsRun(tokens: string[], key: string[]): boolean {
-  outer: for (let i = 0; i + key.length <= tokens.length; i++) {
-    for (let j = 0; j < key.length; j++) if (tokens[i + j] !== key[j]) continue outer;
-    return true;
+/** Whether every word of `key` occurs in `tokens` within a span of key.length + NEAR_SLACK tokens. */
+export function matchesNear(tokens: readonly string[], key: readonly string[]): boolean {
+  if (key.length === 1) return tokens.includes(key[0]);
+  const words = new Set(key);
+  const span = key.length + NEAR_SLACK;
+  for (let i = 0; i < tokens.length; i++) {
+    if (!words.has(tokens[i])) continue;
+    const seen = new Set<string>();
+    for (let j = i; j < Math.min(tokens.length, i + span); j++) if (words.has(tokens[j])) seen.add(tokens[j]);
+    if (seen.size === words.size) return true;
   }
   return false;
+}
+
+interface Reading {
+  /** The longest window's counted mentions of concern (evidence items come from them). */
+  counted: MentionRow[];
+  /** Origins, numbers and alarm terms of the window that carried the surge. */
+  origins: string[];
+  basis: SeverityBasis;
+  severity: string;
+  terms: Record<string, number>;
+}
+
+/** An evidence item's claim: what made the mention count. */
+function claimOf(m: MentionRow, entity: string | null, a: Alarm): string {
+  const why: string[] = [];
+  if (m.compound <= NEGATIVE_COMPOUND) why.push(`negative, VADER compound ${m.compound.toFixed(2)}`);
+  if (isAlarming(a)) why.push(`alarming: ${a.terms.slice(0, 5).join(', ')}`);
+  return `A mention of "${entity}" on ${m.origin} (${why.join('; ') || 'counted'}).`;
+}
+
+interface WindowState {
+  windowMs: number;
+  count: ReturnType<typeof countIndependent>;
+  z: number;
+  holds: boolean;
+  subsided: boolean;
+  severity: ReturnType<typeof socialSeverity>;
 }
 
 export class SurgeDetector {
   private lastPruneHour = -1;
   private readonly lastEvaluated = new Map<string, number>();
+  /** What each stored mention's excerpt says (alarm, linked domains), read once per mention id. */
+  private readonly reads = new Map<number, { alarm: Alarm; domains: string[] }>();
 
   constructor(
     private readonly store: CrisisStore,
@@ -124,6 +170,7 @@ export class SurgeDetector {
       recorded += await this.evaluate(key, watchers.get(key) ?? [], now);
     }
     if (this.lastEvaluated.size > 10_000) this.lastEvaluated.clear();
+    if (this.reads.size > READ_CACHE_MAX) this.reads.clear();
     const hour = Math.floor(now / 3600_000);
     if (hour !== this.lastPruneHour) {
       this.lastPruneHour = hour;
@@ -142,7 +189,7 @@ export class SurgeDetector {
       if (max > cursor) await this.store.setCursor('signals', max);
       return touched;
     }
-    const byFirst = new Map<string, { key: string; tokens: string[] }[]>();
+    const byFirst = new Map<string, Candidate[]>();
     for (const key of watchers.keys()) {
       const tokens = key.split(' ');
       const list = byFirst.get(tokens[0]) ?? [];
@@ -162,22 +209,21 @@ export class SurgeDetector {
     return touched;
   }
 
-  private mentionsOf(signal: SignalRow, byFirst: Map<string, { key: string; tokens: string[] }[]>) {
-    if (HAZARD_SOURCES.has(signal.source)) return [];
+  private mentionsOf(signal: SignalRow, byFirst: Map<string, Candidate[]>) {
     const full =
       signal.title && !signal.text.startsWith(signal.title) ? `${signal.title}\n${signal.text}` : signal.text;
     const tokens = normaliseTokens(full);
     const keys = new Set<string>();
     for (const token of new Set(tokens)) {
       for (const candidate of byFirst.get(token) ?? []) {
-        if (containsRun(tokens, candidate.tokens)) keys.add(candidate.key);
+        if (matchesNear(tokens, candidate.tokens)) keys.add(candidate.key);
       }
     }
     if (keys.size === 0) return [];
-    const score = compound(full);
-    if (score > NEGATIVE_COMPOUND) return [];
+    const score = HAZARD_SOURCES.has(signal.source) ? 0 : compound(full);
     const excerpt = [...full.replace(/\s+/g, ' ').trim()].slice(0, EXCERPT_MAX).join('');
     const hash = simhashHex(full);
+    // Every mention is kept (the surge counts them all); whether it is of concern is read at evaluation.
     return [...keys].map((key) => ({
       key,
       signal_id: signal.id,
@@ -194,29 +240,65 @@ export class SurgeDetector {
     }));
   }
 
-  /** Surge state of one key now, then open, grow or subside each watcher's event. */
+  /** The alarm and linked domains of a stored mention, read from its excerpt once. */
+  private read(row: MentionRow): { alarm: Alarm; domains: string[] } {
+    let read = this.reads.get(row.id);
+    if (!read) {
+      read = {
+        alarm: HAZARD_SOURCES.has(row.source) ? OFFICIAL_ALARM : alarm(row.excerpt, row.key),
+        domains: linkedDomains(row.excerpt).filter((d) => d !== row.origin),
+      };
+      this.reads.set(row.id, read);
+    }
+    return read;
+  }
+
+  /** Surge state of one key now over every window, then open, grow or subside each watcher's event. */
   private async evaluate(key: string, watchers: Watcher[], now: number): Promise<number> {
-    const windowStart = now - WINDOW_MS;
-    const rows = await this.store.mentionsBetween(key, windowStart, now);
+    const rows = await this.store.mentionsBetween(key, now - LONGEST_WINDOW_MS, now);
     const byId = new Map(rows.map((r) => [r.id, r]));
-    const mentions: WindowMention[] = rows.map((r) => ({
-      id: r.id,
-      origin: r.origin,
-      source: r.source,
-      author: r.author,
-      compound: r.compound,
-      engagement: Number(r.engagement),
-      simhash: BigInt(`0x${r.simhash}`),
-      observed_at: Number(r.observed_at),
-    }));
-    const count = countIndependent(mentions);
-    const times = await this.store.mentionTimes(key, windowStart - BASELINE_MS, windowStart);
-    const base = baseline(times, windowStart - BASELINE_MS, windowStart);
-    const z = zScore(count.counted.length, base);
-    const surge = isSurge(count, z);
-    const subsided = hasSubsided(count, z);
-    const counted = count.counted.map((m) => byId.get(m.id)!);
-    const { severity, basis } = socialSeverity(count, z, base);
+    const mentions: WindowMention[] = rows.map((r) => {
+      const read = this.read(r);
+      return {
+        id: r.id,
+        origin: r.origin,
+        source: r.source,
+        author: r.author,
+        compound: r.compound,
+        alarm: read.alarm.score,
+        terms: read.alarm.terms,
+        domains: read.domains,
+        engagement: Number(r.engagement),
+        simhash: BigInt(`0x${r.simhash}`),
+        observed_at: Number(r.observed_at),
+      };
+    });
+    const minutes: MinuteCount[] = await this.store.mentionMinutes(key, now - HISTORY_MS, now);
+    const windows: WindowState[] = WINDOWS_MS.map((windowMs) => {
+      const count = countIndependent(mentions.filter((m) => m.observed_at > now - windowMs));
+      const evidence = independentEvidence(count.counted);
+      const base = windowBaseline(minutes, now, windowMs);
+      const z = zScore(count.counted.length, base);
+      return {
+        windowMs,
+        count,
+        z,
+        holds: isSurge(count, evidence, z, windowMs),
+        subsided: hasSubsided(count, z),
+        severity: socialSeverity(count, evidence, z, base, windowMs),
+      };
+    });
+    const surge = windows.some((w) => w.holds);
+    const subsided = windows.every((w) => w.subsided);
+    // The numbers an event shows: the window holding the surge with the highest score (else the highest score).
+    const pool = surge ? windows.filter((w) => w.holds) : windows;
+    const chosen = pool.reduce((best, w) => (w.severity.basis.score > best.severity.basis.score ? w : best));
+    const { severity, basis } = chosen.severity;
+    const terms = alarmTermCounts(chosen.count.counted);
+    // Evidence items: the longest window's counted mentions of concern (it holds every shorter window's).
+    const longest = windows[windows.length - 1];
+    const counted = longest.count.counted.filter(isConcern).map((m) => byId.get(m.id)!);
+    const reading: Reading = { counted, origins: chosen.count.origins, basis, severity, terms };
 
     let recorded = 0;
     const users = new Map<number, Watcher | null>(watchers.map((w) => [w.user_id, w]));
@@ -225,10 +307,8 @@ export class SurgeDetector {
       recorded += await this.store.transaction(async (trx) => {
         const open = await this.store.openFor(userId, 'social', key, trx);
         if (open && subsided) return this.subside(open, now, trx);
-        if (open) return this.grow(open, counted, count.origins, basis, severity, now, trx);
-        if (surge && watcher) {
-          return this.open(userId, key, watcher.keyword, counted, count.origins, basis, severity, now, trx);
-        }
+        if (open) return this.grow(open, reading, now, trx);
+        if (surge && watcher) return this.open(userId, key, watcher.keyword, reading, now, trx);
         return 0;
       });
     }
@@ -243,20 +323,21 @@ export class SurgeDetector {
     userId: number,
     key: string,
     keyword: string,
-    counted: MentionRow[],
-    origins: string[],
-    basis: SeverityBasis,
-    severity: string,
+    reading: Reading,
     now: number,
     trx: DB,
   ): Promise<number> {
+    const { basis, severity } = reading;
     const trend = await this.store.trendForKey(key, trx);
     const row = await this.store.insertEvent(
       {
         user_id: userId,
         kind: 'social',
         watch_key: key,
-        title: `Negative surge around "${keyword}"`,
+        title:
+          basis.alarming > basis.negative
+            ? `Alarming surge around "${keyword}"`
+            : `Negative surge around "${keyword}"`,
         summary: '',
         severity,
         severity_rank: severityRank(severity),
@@ -287,21 +368,19 @@ export class SurgeDetector {
       },
       trx,
     );
-    await this.grow(row, counted, origins, basis, severity, now, trx, true);
+    await this.grow(row, reading, now, trx, true);
     return 1;
   }
 
   /** Adds new evidence and refreshes the numbers; records `escalated` when severity goes up. */
   private async grow(
     event: EventRow,
-    counted: MentionRow[],
-    origins: string[],
-    basis: SeverityBasis,
-    severity: string,
+    reading: Reading,
     now: number,
     trx: DB,
     opening = false,
   ): Promise<number> {
+    const { counted, origins, basis, severity, terms } = reading;
     const existing = await this.store.evidence(event.id, trx);
     const room = MAX_EVIDENCE_PER_EVENT - existing.length;
     const have = new Set(existing.map((e) => `${e.source_id}\u0000${e.reference_id}`));
@@ -318,7 +397,7 @@ export class SurgeDetector {
         observed_at: Number(m.observed_at),
         retrieved_at: now,
         excerpt: m.excerpt,
-        claim: `A negative mention (VADER compound ${m.compound.toFixed(2)}) of "${event.impacted_entity}" on ${m.origin}.`,
+        claim: claimOf(m, event.impacted_entity, this.read(m).alarm),
         content_hash: contentHash(m.excerpt),
         attribution: m.author ? `${m.author} on ${m.source}` : m.source,
         licence_url: null,
@@ -349,13 +428,8 @@ export class SurgeDetector {
       severity: peak,
       severity_rank: rank,
       severity_basis: basisText,
-      summary: socialSummary(event.impacted_entity, basis, origins),
-      corroboration: JSON.stringify({
-        independent_sources: origins.length,
-        sources: origins,
-        score: basis.corroboration,
-        counted_mentions: basis.mentions,
-      }),
+      summary: socialSummary(event.impacted_entity, basis, terms),
+      corroboration: JSON.stringify(socialCorroboration(basis, origins, terms)),
       evidence_completeness: JSON.stringify({
         score: completeness,
         method: SOCIAL_COMPLETENESS_METHOD,

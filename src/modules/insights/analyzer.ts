@@ -1,7 +1,7 @@
 // The offline analyzer: a complete AIInsight from a trend's metrics and a sample of its recent signals,
 // with no model and no network. Pure: everything it needs comes in `AnalyzerInput`.
 import { englishDataset, englishRecommendedTransformers, RegExpMatcher } from 'obscenity';
-import { extractCandidates } from '../trends/index.ts';
+import { extractCandidates, sentimentCategory } from '../trends/index.ts';
 import {
   CATEGORY_COMMUNITIES,
   type CategoryProfile,
@@ -14,7 +14,7 @@ import {
 } from './lexicons.ts';
 import { classifySentiment, type TextSentiment } from './sentiment.ts';
 
-const OFFLINE_VERSION = '1.0';
+const OFFLINE_VERSION = '1.1';
 const OFFLINE_MODEL = `crestwatch-offline/${OFFLINE_VERSION}`;
 
 type SentimentCategory = 'positive' | 'negative' | 'neutral' | 'mixed';
@@ -96,7 +96,6 @@ interface AnalyzerInput {
 
 const MAX_THEMES = 8;
 const MAX_QUESTIONS = 5;
-const MIXED_SHARE = 0.3;
 /** predicted_cpc_usd = base CPC of the category × (0.6 + 1.4 × commercial_intent): 0.6× with no buying
  * language at all, 2× when every mention is transactional. */
 const INTENT_FLOOR = 0.6;
@@ -250,8 +249,11 @@ export function complaintsOf(scored: readonly Omit<ScoredSignal, 'full'>[]): Com
 }
 
 /**
- * sentiment_category and sentiment_summary: `mixed` when both positive and negative mentions reach 30 %,
- * else the mean score against VADER's ±0.05 cut-offs.
+ * sentiment_category and sentiment_summary. Each mention is classified on its own (sentiment.ts); the
+ * category is the trends rule on those shares (trends' sentimentCategory, docs/metrics.md): a clear majority
+ * (≥ 55 % of the mentions and more than 1.5 × the other side) decides, then `mixed` when both sides hold
+ * ≥ 30 %, then the mean score against ±0.05 on the side with at least as many mentions, else neutral. The
+ * summary states the shares of mentions classified positive, negative and neutral.
  */
 export function sentimentSection(
   scored: readonly Pick<ScoredSignal, 'score' | 'category'>[],
@@ -262,11 +264,9 @@ export function sentimentSection(
   const pos = scored.filter((s) => s.category === 'positive').length;
   const neg = scored.filter((s) => s.category === 'negative').length;
   const neu = n - pos - neg;
-  const mean = n === 0 ? 0 : scored.reduce((sum, s) => sum + s.score, 0) / n;
-  let category: SentimentCategory = 'neutral';
-  if (n > 0 && pos / n >= MIXED_SHARE && neg / n >= MIXED_SHARE) category = 'mixed';
-  else if (mean >= 0.05) category = 'positive';
-  else if (mean <= -0.05) category = 'negative';
+  const sum = scored.reduce((total, s) => total + s.score, 0);
+  const mean = n === 0 ? 0 : sum / n;
+  const category: SentimentCategory = sentimentCategory({ sum, count: n, positive: pos, negative: neg });
   const summary =
     n === 0
       ? `No recent mentions of ${name} were available to score; sentiment is treated as neutral until signals arrive.`
@@ -636,7 +636,8 @@ export function analyzeOffline(input: AnalyzerInput): AIInsight {
   const analysisNotes =
     `Offline analyzer ${OFFLINE_VERSION}: ${n} mentions of ${name} from the last ${input.windowDays} days ` +
     `(${sources} platform${sources === 1 ? '' : 's'}, the most recent matching mentions, capped at 500); ` +
-    'sentiment = mean of VADER and wink-nlp lexicon scores per mention; themes = key phrases by number of ' +
+    'sentiment = each mention classified by VADER with the complaint layer (alone where the layer applied, ' +
+    'else averaged with wink-nlp), the category from the shares of mentions; themes = key phrases by number of ' +
     'mentions; commercial intent = share of mentions with buying modifiers; predicted CPC = category base CPC ' +
     `$${profile.baseCpcUsd.toFixed(2)} × (0.6 + 1.4 × intent); brand safety = obscenity profanity matcher plus category lexicons ` +
     `(a flag needs ≥ 2 mentions and ≥ 5 %). Metrics: volume ${metrics.volume} over 24 h, velocity score ${metrics.velocity_score}, ${stage}.`;

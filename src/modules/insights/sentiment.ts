@@ -1,13 +1,17 @@
-// The text sentiment classifier behind an insight's sentiment figures: the mean of two general-purpose
-// lexicon scorers, VADER's compound (negation, intensifiers, "but" contrast, punctuation and caps emphasis)
-// and wink-nlp's sentiment (a separate AFINN-derived lexicon with its own negation and emoji handling).
-// Averaging two independent lexicons covers words one of them lacks; neither lexicon is edited here.
+// The text sentiment classifier behind an insight's sentiment figures. Two general-purpose lexicon scorers:
+// VADER's compound (negation, intensifiers, "but" contrast, punctuation and caps emphasis) corrected by the
+// complaint layer (trends' mentionSentiment: complaint phrases, sarcasm, service and courtesy words; the same
+// score trends use per mention), and wink-nlp's sentiment (a separate AFINN-derived lexicon with its own
+// negation and emoji handling). A text the complaint layer corrected is scored by the corrected VADER score
+// alone: wink's lexicon has the same blind spots (it scores "support", "help", "thanks" and "please" positive
+// and knows no complaint phrase), so averaging it in would undo the correction. Any other text is scored by
+// the mean of the two, which covers words one lexicon lacks. Neither lexicon is edited here.
 // The decision thresholds are VADER's published cut-offs (±0.05); a text between them is neutral.
 // Quality is measured by `npm run eval` (scripts/eval/sentiment.eval.ts).
 import { createRequire } from 'node:module';
 import type { Model } from 'wink-eng-lite-web-model';
 import type { WinkMethods } from 'wink-nlp';
-import { compound } from '../trends/index.ts';
+import { mentionSentiment } from '../trends/index.ts';
 
 export type TextSentiment = 'positive' | 'negative' | 'neutral';
 
@@ -40,11 +44,15 @@ function winkScore(text: string): number {
   }
 }
 
-/** The combined score in [-1, 1]: mean of VADER compound and wink-nlp sentiment. */
+/**
+ * The combined score in [-1, 1]: the complaint-corrected VADER score when the complaint layer changed it,
+ * else the mean of VADER compound and wink-nlp sentiment.
+ */
 function sentimentScore(text: string | null | undefined): number {
   if (typeof text !== 'string' || text.trim() === '') return 0;
   const input = text.length > MAX_CHARS ? text.slice(0, MAX_CHARS) : text;
-  const score = (compound(input) + winkScore(input)) / 2;
+  const vader = mentionSentiment(input);
+  const score = vader.corrected ? vader.score : (vader.score + winkScore(input)) / 2;
   return score === 0 ? 0 : score;
 }
 

@@ -4,7 +4,7 @@
  */
 import { createRequire } from 'node:module';
 import type { Model } from 'wink-eng-lite-web-model';
-import type { ItemSentence, WinkMethods } from 'wink-nlp';
+import type { WinkMethods } from 'wink-nlp';
 import { FUNCTION_WORDS, normaliseKey, STOPWORDS, wordList } from './keys.ts';
 
 export type CandidateType = 'hashtag' | 'entity' | 'keyword';
@@ -22,7 +22,7 @@ export interface SignalText {
   title?: string | null;
   /** Keywords supplied with the signal: always honoured (when they normalise to a key). */
   keywords?: readonly string[] | null;
-  /** BCP 47 tag; part-of-speech based extraction runs only for English or an unknown language. */
+  /** BCP 47 tag; names and key phrases are read only for English or an unknown language. */
   lang?: string | null;
 }
 
@@ -85,8 +85,140 @@ const GENERIC_NOUNS: ReadonlySet<string> = new Set(
 `),
 );
 
-// Tags of capitalised words that join a name mid-sentence.
-const CAPITALISED_NAME_TAGS: ReadonlySet<string> = new Set(['PROPN', 'NOUN', 'ADJ', 'VERB']);
+// Word classes without a part-of-speech tagger. wink's tokenizer gives each token a type (word, number,
+// punctuation, hashtag, URL, …); a word's class comes from its capitals, these lists and its suffix (see
+// `wordClass`). Only what the chunker needs is told apart: a word that may be part of a noun phrase (noun or
+// adjective, and which), and a word that ends one (verb, adverb, number word, interjection). An unknown
+// lower-case word is taken for a noun, as a tagger's lexicon does with an unknown word.
+
+// Common English verbs (base forms) that are rarely nouns in headlines and posts; their -s, -ed and -ing
+// forms follow from spelling rules (`verbForms`).
+const VERB_BASES = wordList(`
+  accept accuse achieve add admit affect agree aim allow announce appear apply approve argue arrest arrive ask
+  assume avoid await become begin believe belong blame bless borrow bring build bury buy carry catch cause
+  capsize celebrate choose compare compete compile complain confirm connect consider contain continue
+  convince create crush decide derail devour
+  declare defeat defend deliver demand deny depend deserve destroy detect develop die disagree disappear
+  discover discuss donate drag drown earn eat elect enable encourage enjoy ensure enter erupt evacuate examine
+  exist expand expect explain explode express extend fail feel find finish flee follow forget forgive
+  gather get give go grab grow halt handle happen hear help hide hire hit hold hope hurt identify ignore imagine
+  improve include increase indicate inform injure insist intend introduce invest invite involve join jump
+  keep kill knock know learn leave lend let like listen live look lose love maintain make manage meet
+  mention miss mourn need notice obtain occur owe own pay perform pick pray prefer prepare prevent produce
+  protect prove provide publish pull push put raise reach read realise realize receive recognise
+  recognize recommend recover reduce refer refuse reject rely remain remember remind remove reopen repeat
+  replace replicate
+  represent require resign respond retire reveal rise run save say scare see seek seem sell send serve
+  settle stay
+  seize shoot shout shut sing sink sit sleep slam soar speak spend steal submit succeed suffer suggest
+  suppose survive swim take teach tell tend thank think threaten throw topple trap try understand unveil
+  urge ravage vanish vow wake want
+  warn wear welcome win withdraw write
+`);
+
+// Words as often nouns as verbs (`train`, `cut`, `plan`): nouns, unless a verb is due there (after `to`, a
+// modal or a subject pronoun: `to cut rates`, `we plan`).
+const NOUN_OR_VERB = wordList(`
+  attack call charge claim collapse cost count crash cross cry cut damage dance deal drink drop escape face
+  focus matter
+  fall fight fill fire flood form guess hate land laugh launch lead mind move note offer order pass plan
+  play present press promise record release reply report rescue rest return ride ring rush set share
+  shake show smile spread stand start stick stop strike struggle supply surge talk touch train trust turn use
+  suspect view visit vote wait walk watch waste wish wonder worry
+`);
+// Words after which a noun-or-verb is a verb.
+const VERB_CONTEXT: ReadonlySet<string> = new Set(
+  wordList(`
+  to will would could should can cannot not may might must shall do does did don't dont n't i we you they he
+  she who
+`),
+);
+
+// Irregular past forms and participles (the regular ones follow from the bases).
+const IRREGULAR_VERB_FORMS = wordList(`
+  said told spoke spoken went gone came got gotten made took taken gave given saw seen knew known thought
+  felt left kept ran brought bought sold paid spent won lost led held struck stricken shot hurt fell
+  fallen rose risen grew grown became began begun sank sunk drove driven flew flown wrote written sent
+  found stood sat understood meant fought built broke broken chose chosen forgot forgotten woke woken
+  slept ate eaten drank drunk fled shook shaken stole stolen sought threw thrown wore worn hid hidden
+  caught taught bore borne swam sang sung rang rung laid lain lay dealt drew drawn dug hung lit meant
+  met rode ridden slid spun stuck swept swung withdrew withdrawn heard
+`);
+
+// Adjectives that often stand alone after a verb (`stay safe`, `five dead`) or open a phrase; a trend key
+// does not end in one. Forms with -ous, -ful, -less, -able, -ible and -ical are adjectives by suffix.
+const ADJECTIVES = wordList(`
+  able afraid alive alone angry anxious apparent available aware awful bad bare basic beautiful big bitter
+  black blind blue bold brave brief bright broad brown busy calm central certain cheap chief civil clean
+  clear close cold common complete cool correct crazy cruel cute daily damp dangerous dark dead deadly dear
+  deep direct dirty domestic double drunk dry due dull eager early east eastern easy economic elderly
+  empty entire equal evil exact excellent extra extreme fair false familiar famous fancy far fast fat fatal
+  federal female fierce final fine firm fit flat foreign former frank free frequent fresh friendly front
+  full funny general gentle giant glad global golden good grand gray great green grey gross guilty happy
+  hard harsh healthy heavy hidden high holy honest horrible hot huge human humble hungry ill immediate
+  important impossible inner innocent intense internal international just keen kind large late lazy least
+  legal less light likely little live lively local lone lonely long loose loud lovely low lucky mad main
+  major male massive mean mental mere mild minor modern moral much narrow nasty national natural near
+  nearby neat negative nervous new nice noble normal north northern obvious odd official okay old only
+  open ordinary original overall pale past perfect personal physical plain pleasant polite political poor
+  popular positive possible potential powerful pregnant present pretty previous primary prime private
+  proper proud public pure quick quiet rapid rare raw ready real recent red regional regular related
+  relevant remote rich right rough round royal rude rural sad safe same scared scary secret senior
+  separate serious severe sexy sharp short shy sick significant silent silly similar simple single slight
+  slow small smart social soft solid sore sorry south southern special specific square stable steady
+  strange strict strong stupid sudden super sure sweet tall terrible thick thin tight tiny tired top
+  total tough tragic true typical ugly unable unknown unlikely unusual upper urban urgent usual vast
+  violent visible vital warm weak wealthy weekly weird west western wet white whole wide wild wise
+  wonderful worse worst wrong yearly young yellow hourly monthly quarterly
+  amazing interesting exciting shocking terrifying heartbreaking devastating disturbing alarming stunning
+  surprising ongoing upcoming incoming outgoing outstanding fantastic terrific brilliant superb upset
+  worldwide nationwide statewide online offline overnight
+`);
+const ADJECTIVE_SUFFIX = /(?:ous|ful|less|[ai]ble|ical|ive)$/;
+const NOT_ADJECTIVES: ReadonlySet<string> = new Set(
+  wordList(`
+  table cable stable bible fable vegetable timetable constable dribble pebble bubble archive motive
+  executive representative relative alternative detective objective initiative incentive perspective
+  directive narrative adjective derivative operative explosive
+`),
+);
+// Words before which a lower-case -s form is a verb rather than a plural (`wildfire destroys hundreds`,
+// `fire burns 181 homes`, `storm hits the coast`).
+const OBJECT_STARTS: ReadonlySet<string> = new Set(
+  wordList('the a an his her its their this that these those our your hundreds thousands dozens millions'),
+);
+
+// Words that end a phrase and are no topic: adverbs without -ly, pronouns, number words, interjections and
+// the web's calls to action (`… update`, `watch`, `share`).
+const NON_PHRASE_WORDS: ReadonlySet<string> = new Set(
+  wordList(`
+  ago away back apart ahead instead anymore anyway indoors outdoors overseas abroad upstairs downstairs
+  offshore ashore aboard afterwards meanwhile nowhere everywhere anywhere somewhere later earlier else
+  together forward forwards backwards inside outside upward upwards downward downwards twice once
+  me him them us myself yourself
+  zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen
+  seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand
+  million billion dozen half
+  wow ah aw oh ooh oops ouch ugh uh um hmm yay yeah yea yep ya nah haha hahaha hehe lmao lol omg wtf amen
+  damn pls plz please thanks bravo
+  update updates watch follow share like click subscribe reply repost retweet tweet
+`),
+);
+// -ly words that are not adverbs.
+const LY_NOUNS: ReadonlySet<string> = new Set(
+  wordList(`
+  family italy rally ally tally supply reply apply fly july anomaly assembly monopoly butterfly dragonfly
+  firefly lily jelly belly bully holly comply imply multiply
+`),
+);
+// -ing and -ed nouns (`morning`, `shed`), beside GERUND_NOUNS.
+const ING_ED_NOUNS: ReadonlySet<string> = new Set(
+  wordList(`
+  thing king ring spring string wing sting swing sibling ceiling morning evening darling pudding viking
+  lightning offspring earring sterling everything nothing something anything during bed red shed seed
+  speed feed breed creed greed weed sled hundred
+`),
+);
 // Ordinals say which one, not what (`fifth day`, `3rd quarter`): dropped from the start of a key phrase.
 const ORDINAL =
   /^(?:\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|twentieth|hundredth|thousandth)$/i;
@@ -101,6 +233,107 @@ const COLON = 6;
 const UPPER = /\p{Lu}/u;
 
 // ---------------------------------------------------------------------------------------------------------
+// Word classes
+
+/** The -s, -ed and -ing forms of a verb base, by English spelling rules (`stop` → `stopped`). */
+function verbForms(base: string): string[] {
+  const forms = [base];
+  if (/(?:s|sh|ch|x|z|o)$/.test(base)) forms.push(`${base}es`);
+  else if (/[^aeiou]y$/.test(base)) forms.push(`${base.slice(0, -1)}ies`);
+  else forms.push(`${base}s`);
+  let stem = base;
+  if (base.endsWith('e')) stem = base.slice(0, -1);
+  else if (/[^aeiou]y$/.test(base)) stem = base.slice(0, -1);
+  forms.push(`${stem}${/[^aeiou]y$/.test(base) ? 'ied' : 'ed'}`);
+  forms.push(
+    `${base.endsWith('ie') ? `${base.slice(0, -2)}y` : base.endsWith('e') && !base.endsWith('ee') ? stem : base}ing`,
+  );
+  // One-syllable consonant-vowel-consonant bases double their last consonant (`stop`, `shop`, `plan`).
+  if (/^[^aeiou]*[aeiou][bdgklmnprt]$/.test(base)) {
+    const last = base.at(-1);
+    forms.push(`${base}${last}ed`, `${base}${last}ing`);
+  }
+  return forms;
+}
+
+/** An adjective and its -er and -est forms (`big` → `bigger`, `biggest`; `early` → `earlier`). */
+function adjectiveForms(adjective: string): string[] {
+  if (adjective.length > 6) return [adjective];
+  let stem = adjective;
+  if (adjective.endsWith('e')) stem = adjective.slice(0, -1);
+  else if (/[^aeiou]y$/.test(adjective)) stem = `${adjective.slice(0, -1)}i`;
+  else if (/^[^aeiou]*[aeiou][bdgmnpt]$/.test(adjective)) stem = `${adjective}${adjective.at(-1)}`;
+  return [adjective, `${stem}er`, `${stem}est`];
+}
+
+const VERBS: ReadonlySet<string> = new Set([...VERB_BASES.flatMap(verbForms), ...IRREGULAR_VERB_FORMS]);
+// Their base and -s forms: the -ed and -ing forms are verbs (`released`, `watching`).
+const NOUN_OR_VERB_FORMS: ReadonlySet<string> = new Set(
+  NOUN_OR_VERB.flatMap((b) => verbForms(b).slice(0, 2)),
+);
+const ADJECTIVE_WORDS: ReadonlySet<string> = new Set([
+  ...ADJECTIVES.flatMap(adjectiveForms),
+  ...GENERIC_ADJECTIVES,
+]);
+
+type WordClass = typeof NOUN | typeof ADJ | 0;
+
+const isAdverb = (lower: string): boolean =>
+  lower.length > 3 && lower.endsWith('ly') && !LY_NOUNS.has(lower) && !ADJECTIVE_WORDS.has(lower);
+// Parts of contractions as wink splits them: `'re`, `'s`, `n't`.
+const CONTRACTION = /^(?:['’]|n['’]t$)/i;
+const NEGATION = /^n['’]t$/i;
+
+/**
+ * The class of a word that is not a name, from its lower-case form: NOUN, ADJ, or 0 for a word that ends a
+ * phrase (verb, adverb, number word, interjection). Lists first, then suffixes (-ing and -ed verb forms, -ly
+ * adverbs, adjective suffixes); anything else is a noun.
+ */
+function wordClass(lower: string, previous = '', previousClass = 0, next = ''): WordClass {
+  if (GERUND_NOUNS.has(lower) || ING_ED_NOUNS.has(lower)) return NOUN;
+  if (NOUN_OR_VERB_FORMS.has(lower)) {
+    // A verb is due after `to`, a modal, a subject pronoun or an adverb (`really hate`), and as the bare
+    // form after a plural noun (`routes close`, `prices surge`).
+    const verb =
+      VERB_CONTEXT.has(previous) ||
+      isAdverb(previous) ||
+      (previousClass === NOUN && !lower.endsWith('s') && /[^s]s$/.test(previous));
+    return verb ? 0 : NOUN;
+  }
+  if (
+    !ADJECTIVE_WORDS.has(lower) &&
+    !VERBS.has(lower) &&
+    VERB_CONTEXT.has(previous) &&
+    !lower.endsWith('s')
+  ) {
+    return 0; // `to ravage`, `will survive`: an unknown word where a verb is due
+  }
+  if (previousClass === NOUN && /[^su]s$/.test(lower) && !previous.endsWith('s') && OBJECT_STARTS.has(next)) {
+    return 0;
+  }
+  if (ADJECTIVE_WORDS.has(lower) || ORDINAL.test(lower)) return ADJ;
+  if (VERBS.has(lower) || NON_PHRASE_WORDS.has(lower)) return 0;
+  if (lower.length > 4 && /(?:ing|ed)$/.test(lower)) return 0;
+  if (isAdverb(lower)) return 0;
+  if (lower.length > 5 && ADJECTIVE_SUFFIX.test(lower) && !NOT_ADJECTIVES.has(lower)) return ADJ;
+  return NOUN;
+}
+
+// wink's case classes, Unicode-aware: `lower` (no capital), `title` (a capital, then none), `upper` (two or
+// more letters, all capitals) or `mixed` (`iPhone`, `McDonald`).
+const NO_UPPER = /^[^\p{Lu}]*$/u;
+const TITLE = /^[^\p{L}]*\p{Lu}[^\p{Lu}]*$/u;
+const ALL_UPPER = /^[^\p{Ll}]*\p{Lu}[^\p{Ll}]*\p{Lu}[^\p{Ll}]*$/u;
+
+function caseOf(value: string): 'lower' | 'title' | 'upper' | 'mixed' {
+  if (NO_UPPER.test(value)) return 'lower';
+  if (TITLE.test(value)) return 'title';
+  return ALL_UPPER.test(value) ? 'upper' : 'mixed';
+}
+
+const SENTENCE_END: ReadonlySet<string> = new Set(['.', '!', '?', '…', '...', '?!', '!?', '!!', '??']);
+
+// ---------------------------------------------------------------------------------------------------------
 // NLP
 
 // Loaded on first use, not at import: importers that do not extract (the module's index, `titleFrom`'s
@@ -112,9 +345,11 @@ function nlp(): WinkMethods {
   if (nlpInstance === null) {
     const winkNLP = requireCjs('wink-nlp') as typeof import('wink-nlp').default;
     const model = requireCjs('wink-eng-lite-web-model') as Model;
-    // Sentences and part of speech: nothing else is read. (wink's entity recogniser, which only knows dates,
-    // amounts and web tokens, cost a fifth of the analysis; token types and DATE_WORDS do its job here.)
-    nlpInstance = winkNLP(model, ['sbd', 'pos']);
+    // Tokens only: values, types (word, number, punctuation, hashtag, URL, …) and spacing are read. Sentence
+    // boundaries, part-of-speech tags and entities cost more than the tokenizer itself; sentence ends are
+    // read from punctuation, word classes from capitals, word lists and suffixes (`wordClass`), and dates and
+    // amounts from DATE_WORDS and AMOUNT_WORDS.
+    nlpInstance = winkNLP(model, []);
   }
   return nlpInstance;
 }
@@ -158,9 +393,9 @@ function isEnglish(lang: string | null | undefined): boolean {
 }
 
 /**
- * Proper-noun sequences (entities) and adjective/noun chunks (key phrases) of one text. wink's own entity
- * recogniser only knows dates, numbers, money, URLs, hashtags, mentions and emoji: those tokens are
- * excluded here (hashtags are read separately), and names come from proper-noun sequences.
+ * Proper-noun sequences (entities) and adjective/noun chunks (key phrases) of one text. wink's tokenizer says
+ * which tokens are words, numbers, punctuation, hashtags, mentions, URLs or emoji; only words (and small
+ * numbers and connectors inside names) are read here (hashtags are read separately).
  */
 function analyse(
   text: string,
@@ -171,47 +406,54 @@ function analyse(
 ): void {
   const wink = nlp();
   const its = wink.its;
-  const doc = wink.readDoc(text.length > MAX_NLP_CHARS ? text.slice(0, MAX_NLP_CHARS) : text);
-  const tokens = doc.tokens();
+  const tokens = wink.readDoc(text.length > MAX_NLP_CHARS ? text.slice(0, MAX_NLP_CHARS) : text).tokens();
   const values = tokens.out(its.value) as string[];
-  const pos = tokens.out(its.pos) as string[];
   const types = tokens.out(its.type) as string[];
-  const cases = tokens.out(its.case) as string[];
   const spaces = tokens.out(its.precedingSpaces) as string[];
   const n = values.length;
 
   const cls = new Uint8Array(n);
-  // Words that are part of a date or an amount are not names (`on Tuesday`, `in March`, `5 million`,
-  // `Thousands joined`).
-  const excluded = new Uint8Array(n);
-  for (let i = 0; i < n; i++) {
-    const lower = values[i].toLowerCase();
-    if (
-      DATE_WORDS.has(lower) ||
-      QUANTITY_WORDS.has(lower) ||
-      (CAPITALISED_DATE_WORDS.has(lower) && values[i] !== lower) ||
-      (i > 0 && types[i - 1] === 'number' && AMOUNT_WORDS.has(lower))
-    ) {
-      excluded[i] = 1;
-    }
-  }
+  // A sentence starts the text, follows a sentence's end (. ! ? …) or a line break.
   const sentenceStart = new Uint8Array(n);
-  doc.sentences().each((sentence: ItemSentence) => {
-    const span = sentence.out(its.span) as unknown as number[];
-    if (span[0] < n) sentenceStart[span[0]] = 1;
-  });
+  let atStart = true;
+  for (let i = 0; i < n; i++) {
+    if (spaces[i].includes('\n')) atStart = true;
+    if (types[i] === 'punctuation') {
+      if (SENTENCE_END.has(values[i])) atStart = true;
+      continue;
+    }
+    if (atStart) sentenceStart[i] = 1;
+    atStart = false;
+  }
+  const lowers = values.map((v) => v.toLowerCase());
+  const cases = values.map(caseOf);
+  const nextIsName = (i: number): boolean =>
+    i + 1 < n &&
+    types[i + 1] === 'word' &&
+    cases[i + 1] !== 'lower' &&
+    !FUNCTION_WORDS.has(lowers[i + 1]) &&
+    !NON_PHRASE_WORDS.has(lowers[i + 1]);
   for (let i = 0; i < n; i++) {
     const value = values[i];
+    const lower = lowers[i];
     if (types[i] === 'number') {
-      // Cardinals are wink entities but may end a product name (`iPhone 17`).
+      // Cardinals may end a product name (`iPhone 17`).
       if (/^\d{1,3}$/.test(value)) cls[i] = SMALL_NUMBER;
       continue;
     }
-    if (excluded[i]) continue;
-    const lower = value.toLowerCase();
+    // Words that are part of a date or an amount are not names (`on Tuesday`, `in March`, `5 million`,
+    // `Thousands joined`).
+    if (
+      DATE_WORDS.has(lower) ||
+      QUANTITY_WORDS.has(lower) ||
+      (CAPITALISED_DATE_WORDS.has(lower) && value !== lower) ||
+      (i > 0 && types[i - 1] === 'number' && AMOUNT_WORDS.has(lower))
+    ) {
+      continue;
+    }
     // A title's colon (`Starfall: Echoes`) may join two names; a label's (`Update: Biden…`) may not.
-    if (value === ':' && spaces[i] === '' && i > 0 && !STOPWORDS.has(values[i - 1].toLowerCase())) {
-      const left = values[i - 1].toLowerCase();
+    if (value === ':' && spaces[i] === '' && i > 0 && !STOPWORDS.has(lowers[i - 1])) {
+      const left = lowers[i - 1];
       if (!GENERIC_NOUNS.has(left) && !GENERIC_ADJECTIVES.has(left)) cls[i] = COLON;
       continue;
     }
@@ -219,19 +461,31 @@ function analyse(
       cls[i] = CONNECTOR;
       continue;
     }
-    if (types[i] !== 'word') continue;
-    const tag = pos[i];
-    const capitalised = cases[i] === 'titleCase' || cases[i] === 'upperCase';
-    // A capitalised proper noun survives a stop-word spelling (`Will Smith`); `normaliseKey` has the last word.
-    if (tag === 'PROPN' && cases[i] !== 'lowerCase') cls[i] = PROPER;
-    // Mid-sentence capitals mark a name whatever the tagger says of the word (`Harbor City Hawks`: City is
-    // tagged NOUN; `European Union`: European ADJ). A sentence opener is capitalised anyway.
-    else if (capitalised && !sentenceStart[i] && CAPITALISED_NAME_TAGS.has(tag) && !FUNCTION_WORDS.has(lower))
-      cls[i] = PROPER;
-    else if (FUNCTION_WORDS.has(lower)) continue;
-    else if (tag === 'PROPN') cls[i] = NOUN;
-    else if (tag === 'NOUN' || (tag === 'VERB' && GERUND_NOUNS.has(lower))) cls[i] = NOUN;
-    else if (tag === 'ADJ') cls[i] = ADJ;
+    // Function words end names and phrases; so do contractions (`do n't`, `ca n't`, `we 're`).
+    if (types[i] !== 'word' || FUNCTION_WORDS.has(lower) || CONTRACTION.test(value)) continue;
+    if (i + 1 < n && NEGATION.test(values[i + 1])) continue;
+    if (cases[i] === 'lower') {
+      const next = i + 1 < n ? lowers[i + 1] : '';
+      cls[i] = i > 0 ? wordClass(lower, lowers[i - 1], cls[i - 1], next) : wordClass(lower);
+      continue;
+    }
+    // Mid-sentence capitals mark a name (`Harbor City Hawks`, `European Union`) unless the word is a number,
+    // an adverb or an interjection (`FOUR`, `Really`, `WOW`); a mixed case (`iPhone`) marks one anywhere. A
+    // capitalised sentence opener is a name unless it is a verb (`Stay safe`) or an adjective (`Powerful
+    // quake…`); an opener of everyday words is dealt with below.
+    if (cases[i] === 'mixed') cls[i] = PROPER;
+    else if (!sentenceStart[i]) cls[i] = NON_PHRASE_WORDS.has(lower) || isAdverb(lower) ? 0 : PROPER;
+    else if (
+      NOUN_OR_VERB_FORMS.has(lower) &&
+      !lower.endsWith('s') &&
+      FUNCTION_WORDS.has(lowers[i + 1] ?? '')
+    ) {
+      cls[i] = 0; // an imperative (`Stop the…`, `Hate how…`)
+    } else {
+      const word = wordClass(lower);
+      // `New York`, `Harbor City Hawks`: an opener that is no verb or adverb joins the name that follows.
+      cls[i] = word === NOUN || (word === ADJ && nextIsName(i)) ? PROPER : word;
+    }
   }
 
   const join = (from: number, to: number): string => {
@@ -240,7 +494,7 @@ function analyse(
     return out;
   };
 
-  // Entities: PROPN (connector PROPN)* [small number], at most 4 names long (longer runs are Title Case
+  // Entities: NAME (connector NAME)* [small number], at most 4 names long (longer runs are Title Case
   // headlines, not names).
   for (let i = 0; i < n; i++) {
     if (cls[i] !== PROPER) continue;
@@ -261,7 +515,7 @@ function analyse(
     }
     // `iPhone 17`, `Windows 11` — but not a score (`Arsenal 3`) followed by more names or a counted noun.
     if (end + 1 < n && cls[end + 1] === SMALL_NUMBER && (end + 2 >= n || cls[end + 2] !== PROPER)) {
-      if (end + 2 >= n || pos[end + 2] !== 'NOUN') end += 1;
+      if (end + 2 >= n || cls[end + 2] !== NOUN) end += 1;
     }
     // A lone capitalised word opening a sentence may just be capitalised (`Tsunami warning for…`): it ranks
     // low as a name and also heads a key phrase when a noun follows.

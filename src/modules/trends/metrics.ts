@@ -3,7 +3,7 @@
 // docs/metrics.md states every formula and constant below; keep the two in step (and bump METRICS_VERSION
 // when a number would change).
 
-export const METRICS_VERSION = 'crestwatch-metrics/1';
+export const METRICS_VERSION = 'crestwatch-metrics/2';
 
 export const HOUR_MS = 3_600_000;
 export const HOURS_PER_WEEK = 168;
@@ -41,6 +41,9 @@ export const METRIC_CONSTANTS = Object.freeze({
   sentimentPositive: 0.05,
   sentimentNegative: -0.05,
   mixedMinSharePct: 30,
+  /** A clear majority: at least 55 % of the mentions on one side and more than 1.5 × the other side. */
+  majorityMinSharePct: 55,
+  majorityMinRatio: 1.5,
   /** Platform shares are exact in units of 1 / 10 000 (4 decimals). */
   shareUnits: 10_000,
 });
@@ -289,17 +292,17 @@ export function lifecycleStage(signals: LifecycleSignals): LifecycleStage {
 // Sentiment
 
 export interface SentimentSums {
-  /** Σ of VADER compound scores of the mentions. */
+  /** Σ of the mentions' scores (VADER compound with the complaint layer: sentiment.ts mentionScore). */
   sum: number;
   /** Mentions scored. */
   count: number;
-  /** Mentions with compound ≥ 0.05. */
+  /** Mentions with score ≥ 0.05. */
   positive: number;
-  /** Mentions with compound ≤ −0.05. */
+  /** Mentions with score ≤ −0.05. */
   negative: number;
 }
 
-/** Mean compound = sum / count, 3 decimals; null when count = 0. */
+/** Mean score = sum / count, 3 decimals; null when count = 0. */
 export function sentimentMean(total: number, count: number): number | null {
   return count > 0 ? round(total / count, 3) : null;
 }
@@ -310,19 +313,25 @@ export function formatSentiment(mean: number | null): string | null {
 }
 
 /**
- * sentiment_category from the unrounded mean m = sum / count:
- * mixed when positive and negative mentions each are ≥ 30 % of count (checked first: a polarised
- * conversation is mixed whichever way its mean leans); else positive when m ≥ 0.05, negative when
- * m ≤ −0.05; else neutral (also when count = 0).
+ * sentiment_category from the shares of positive and negative mentions, then the unrounded mean
+ * m = sum / count (docs/metrics.md has the table). The first rule that holds:
+ * neutral when count = 0; negative when negative mentions are a clear majority (≥ 55 % of count and more
+ * than 1.5 × the positive ones); positive likewise; mixed when both sides hold ≥ 30 %; negative when
+ * m ≤ −0.05 and negative ≥ positive; positive when m ≥ 0.05 and positive ≥ negative; else neutral.
  */
 export function sentimentCategory(s: SentimentSums): SentimentCategory {
   if (s.count <= 0) return 'neutral';
-  // Compared as integers (positive × 100 ≥ 30 × count): 0.3 × 10 is 3.0000000000000004 in floating point.
+  // Shares compared as integers (positive × 100 ≥ 30 × count): 0.3 × 10 is 3.0000000000000004 in floating
+  // point. 1.5 × an integer is exact.
+  const clear = (side: number, other: number) =>
+    side * 100 >= C.majorityMinSharePct * s.count && side > C.majorityMinRatio * other;
+  if (clear(s.negative, s.positive)) return 'negative';
+  if (clear(s.positive, s.negative)) return 'positive';
   const minShare = C.mixedMinSharePct * s.count;
   if (s.positive * 100 >= minShare && s.negative * 100 >= minShare) return 'mixed';
   const mean = s.sum / s.count;
-  if (mean >= C.sentimentPositive) return 'positive';
-  if (mean <= C.sentimentNegative) return 'negative';
+  if (mean <= C.sentimentNegative && s.negative >= s.positive) return 'negative';
+  if (mean >= C.sentimentPositive && s.positive >= s.negative) return 'positive';
   return 'neutral';
 }
 

@@ -1,8 +1,9 @@
 // Stored signals → trends: each signal's candidates are grouped under their normalised keys, and every
 // mention adds to its trend's hourly bucket (per platform, with VADER sentiment sums) and minute bucket.
-// One transaction per batch: a signal is marked processed together with the counts it produced.
+// One transaction per batch: a signal is marked processed together with the counts it produced. A batch's
+// mentions are added up in memory first, so each trend, surface form, hourly and minute bucket is written
+// once per batch, in one multi-row statement per table.
 
-import type { Insertable } from 'kysely';
 import type { Clock } from '../../platform/clock.ts';
 import { TimeSlicer, yieldToEventLoop } from '../../platform/scheduling.ts';
 import type { SignalAnalysis } from './analysis.ts';
@@ -10,20 +11,20 @@ import { categorise } from './categories.ts';
 import { titleFrom } from './extraction.ts';
 import { HOUR_MS, METRIC_CONSTANTS } from './metrics.ts';
 import { InProcessNlp, type NlpPool } from './nlp-pool.ts';
-import type { HourlyIncrement, PendingSignal, TrendsStore } from './store.ts';
-import type { TrendsTable } from './tables.ts';
+import type {
+  HourlyIncrement,
+  MinuteIncrement,
+  PendingSignal,
+  SurfaceIncrement,
+  TrendAddition,
+  TrendsStore,
+} from './store.ts';
 
 const MINUTE_MS = 60_000;
 // Minute resolution is only needed for velocity_1h; keep two hours of it.
 const MINUTES_KEPT = 120;
 const SAMPLE_TEXTS = 20;
 const TYPE_RANK: Record<string, number> = { hashtag: 3, entity: 2, keyword: 1 };
-// Rows per statement inside the batch transaction: a few milliseconds each.
-const ROWS_PER_STATEMENT = 200;
-
-function* slices<T>(rows: T[], size = ROWS_PER_STATEMENT): Generator<T[]> {
-  for (let i = 0; i < rows.length; i += size) yield rows.slice(i, i + size);
-}
 
 interface Accumulated {
   type: string;
@@ -77,9 +78,9 @@ export class TrendProcessor {
   }
 
   /**
-   * Adds a prepared batch's mentions to the buckets and marks its signals processed, in one transaction. The
-   * work is cut into statements of a few hundred rows with the event loop handed back between them, so
-   * requests are not held up behind a batch (reads use their own connection on SQLite).
+   * Adds a prepared batch's mentions to the buckets and marks its signals processed, in one transaction:
+   * one statement per table (a batch's rows take a few milliseconds), with the event loop handed back
+   * between them, so requests are not held up behind a batch (reads use their own connection on SQLite).
    */
   private async commit({ pending, analyses }: Prepared): Promise<ProcessResult> {
     if (pending.length === 0) return { signals: 0, trends: 0, mentions: 0 };
@@ -102,8 +103,7 @@ export class TrendProcessor {
       }
       await slicer.maybeYield();
       const known = await this.store.trendsByKey([...byKey.keys()], trx);
-      const ids = new Map<string, number>();
-      const trends: Insertable<TrendsTable>[] = [];
+      const trends: TrendAddition[] = [];
       for (const [key, acc] of byKey) {
         // Only a new trend is categorised (lexicons over sample texts); an existing one keeps its category.
         if (!known.has(key)) await slicer.maybeYield();
@@ -119,39 +119,36 @@ export class TrendProcessor {
           mentions: acc.mentions,
         });
       }
-      for (const part of slices(trends)) {
-        await slicer.maybeYield();
-        for (const [key, id] of await this.store.upsertTrends(part, trx)) ids.set(key, id);
-      }
+      await slicer.maybeYield();
+      const ids = await this.store.upsertTrends(trends, trx);
       const hourly: HourlyIncrement[] = [];
-      const minutes: { trend_id: number; minute: number; mentions: number }[] = [];
-      const surfaces: { trend_id: number; surface: string; count: number }[] = [];
+      const minutes: MinuteIncrement[] = [];
+      const surfaces: SurfaceIncrement[] = [];
+      // Existing trends whose title this batch may change: those it mentions in a form other than the title.
+      const retitle: { id: number; title: string }[] = [];
       for (const [key, acc] of byKey) {
         const id = ids.get(key)!;
         for (const [surface, count] of acc.surfaces) surfaces.push({ trend_id: id, surface, count });
         for (const increment of acc.hourly.values()) hourly.push({ ...increment, trend_id: id });
         for (const [minute, count] of acc.minutes) minutes.push({ trend_id: id, minute, mentions: count });
+        const trend = known.get(key);
+        if (trend && (acc.surfaces.size > 1 || !acc.surfaces.has(trend.title))) retitle.push(trend);
       }
-      for (const part of slices(surfaces)) {
-        await slicer.maybeYield();
-        await this.store.addSurfaces(part, trx);
-      }
-      for (const part of slices(hourly)) {
-        await slicer.maybeYield();
-        await this.store.addHourly(part, trx);
-      }
-      for (const part of slices(minutes)) {
-        await slicer.maybeYield();
-        await this.store.addMinutely(part, trx);
-      }
-      // The title is the most frequent surface form over the trend's whole history; most batches change none.
       await slicer.maybeYield();
-      const existing = [...known.values()];
+      await this.store.addSurfaces(surfaces, trx);
+      await slicer.maybeYield();
+      await this.store.addHourly(hourly, trx);
+      await slicer.maybeYield();
+      await this.store.addMinutely(minutes, trx);
+      // The title is the most frequent surface form over the trend's whole history. A batch that only adds
+      // to a trend's current title keeps it the most frequent (it already won every tie), so only the
+      // trends mentioned in other forms are read again.
+      await slicer.maybeYield();
       const forms = await this.store.surfacesOf(
-        existing.map((t) => t.id),
+        retitle.map((t) => t.id),
         trx,
       );
-      for (const trend of existing) {
+      for (const trend of retitle) {
         const title = titleFrom(forms.get(trend.id) ?? new Map());
         if (title !== '' && title !== trend.title) await this.store.setTitle(trend.id, title, trx);
       }

@@ -1,6 +1,7 @@
 // SQL for trends and their hourly / minute buckets.
 
 import {
+  CompiledQuery,
   type Expression,
   type ExpressionBuilder,
   type Insertable,
@@ -11,7 +12,13 @@ import {
 import type { Database, DB, Executor } from '../../database.ts';
 import type { Dialect } from '../../platform/db/index.ts';
 import { containsPattern, likeEscape } from '../../platform/db/like.ts';
-import type { TrendHourlyTable, TrendMetricsTable, TrendsTable } from './tables.ts';
+import type {
+  TrendHourlyTable,
+  TrendMetricsTable,
+  TrendMinutelyTable,
+  TrendSurfacesTable,
+  TrendsTable,
+} from './tables.ts';
 
 export interface PendingSignal {
   id: number;
@@ -26,13 +33,113 @@ export interface PendingSignal {
 
 /** One hourly bucket's additions (the row shape of trend_hourly). */
 export type HourlyIncrement = TrendHourlyTable;
+/** One minute bucket's addition. */
+export type MinuteIncrement = TrendMinutelyTable;
+/** Occurrences of one surface form of a trend. */
+export type SurfaceIncrement = TrendSurfacesTable;
+/** A trend's mentions in a batch: the row it is created with when new (title, type, category kept). */
+export type TrendAddition = Omit<Insertable<TrendsTable>, 'id' | 'dirty'> & { mentions: number };
 
 const CHUNK = 200;
 
-function chunks<T>(rows: T[]): T[][] {
+function chunks<T>(rows: T[], size = CHUNK): T[][] {
   const out: T[][] = [];
-  for (let i = 0; i < rows.length; i += CHUNK) out.push(rows.slice(i, i + CHUNK));
+  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
   return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The hot write path (a processed batch's trends, surfaces and buckets) as raw multi-row statements: one
+// statement per table per batch, its SQL text built once per row count. Kysely's builder costs more per row
+// than SQLite's own work on these (a profile of the ingest showed it), and on SQLite the statement cache
+// (platform/db) prepares each text once.
+
+/** Bound parameters per statement: under SQLite's limit (32,766) and PostgreSQL's (65,535). */
+const MAX_PARAMETERS = 30_000;
+
+/**
+ * One raw statement over a list of rows (`values` tuples) or of ids (`in` lists): `{rows}` in the template
+ * is replaced by the placeholders for that many rows of `width` parameters each, numbered for PostgreSQL.
+ * Texts are kept per row count (the ingest batch size bounds how many there are).
+ */
+class RowStatement {
+  private readonly texts = new Map<number, string>();
+  readonly maxRows: number;
+
+  constructor(
+    private readonly dialect: Dialect,
+    private readonly template: string,
+    private readonly width: number,
+    /** `(…), (…)` for rows; `…, …` for a list of single values. */
+    private readonly shape: 'tuples' | 'list',
+  ) {
+    this.maxRows = Math.floor((MAX_PARAMETERS - 1) / width);
+  }
+
+  /** The statement for `rows` rows; `first` extra parameters precede them (placeholders numbered after). */
+  query(rows: number, parameters: unknown[], first = 0): CompiledQuery {
+    let text = this.texts.get(rows);
+    if (text === undefined) {
+      const postgres = this.dialect === 'postgres';
+      const groups: string[] = [];
+      for (let r = 0, n = first; r < rows; r++) {
+        const marks: string[] = [];
+        for (let c = 0; c < this.width; c++) marks.push(postgres ? `$${++n}` : '?');
+        groups.push(this.shape === 'tuples' ? `(${marks.join(', ')})` : marks.join(', '));
+      }
+      const lead: string[] = [];
+      for (let i = 1; i <= first; i++) lead.push(postgres ? `$${i}` : '?');
+      text = this.template
+        .replace('{rows}', groups.join(', '))
+        .replace(/\{(\d)\}/g, (_, i) => lead[Number(i)]!);
+      if (this.texts.size >= 2_000) this.texts.clear();
+      this.texts.set(rows, text);
+    }
+    return CompiledQuery.raw(text, parameters);
+  }
+}
+
+/** The raw statements of the write path, for one dialect. */
+function writeStatements(dialect: Dialect) {
+  const rows = (template: string, width: number) => new RowStatement(dialect, template, width, 'tuples');
+  const list = (template: string) => new RowStatement(dialect, template, 1, 'list');
+  return {
+    // {0} is the processed_at instant; the ids follow.
+    claim: list(
+      'update signals set processed_at = {0} where id in ({rows}) and processed_at is null returning id',
+    ),
+    trendsByKey: list('select id, key, title from trends where key in ({rows})'),
+    upsertTrends: rows(
+      'insert into trends (key, title, type, category, first_seen_at, last_seen_at, mentions) values {rows} ' +
+        'on conflict (key) do update set mentions = trends.mentions + excluded.mentions, ' +
+        'first_seen_at = case when excluded.first_seen_at < trends.first_seen_at ' +
+        'then excluded.first_seen_at else trends.first_seen_at end, ' +
+        'last_seen_at = case when excluded.last_seen_at > trends.last_seen_at ' +
+        'then excluded.last_seen_at else trends.last_seen_at end, ' +
+        'dirty = trends.dirty + 1 returning id, key',
+      7,
+    ),
+    addSurfaces: rows(
+      'insert into trend_surfaces (trend_id, surface, count) values {rows} ' +
+        'on conflict (trend_id, surface) do update set count = trend_surfaces.count + excluded.count',
+      3,
+    ),
+    addHourly: rows(
+      'insert into trend_hourly (trend_id, platform, hour, mentions, sentiment_sum, positive, negative) ' +
+        'values {rows} on conflict (trend_id, platform, hour) do update set ' +
+        'mentions = trend_hourly.mentions + excluded.mentions, ' +
+        'sentiment_sum = trend_hourly.sentiment_sum + excluded.sentiment_sum, ' +
+        'positive = trend_hourly.positive + excluded.positive, ' +
+        'negative = trend_hourly.negative + excluded.negative',
+      7,
+    ),
+    addMinutely: rows(
+      'insert into trend_minutely (trend_id, minute, mentions) values {rows} ' +
+        'on conflict (trend_id, minute) do update set mentions = trend_minutely.mentions + excluded.mentions',
+      3,
+    ),
+    surfacesOf: list('select trend_id, surface, count from trend_surfaces where trend_id in ({rows})'),
+  };
 }
 
 export type SnapshotRow = TrendMetricsTable;
@@ -95,12 +202,16 @@ function containsWords(key: string): Expression<SqlBool>[] {
 }
 
 export class TrendsStore {
+  private readonly write: ReturnType<typeof writeStatements>;
+
   constructor(
     private readonly db: DB,
     private readonly dialect: Dialect = 'sqlite',
     /** Reads that serve requests (lists, details, analytics): never queued behind ingestion's writes. */
     private readonly reader: DB = db,
-  ) {}
+  ) {
+    this.write = writeStatements(dialect);
+  }
 
   transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
     return this.db.transaction().execute(work);
@@ -123,14 +234,9 @@ export class TrendsStore {
    */
   async claimProcessed(ids: number[], at: number, trx: Executor = this.db): Promise<Set<number>> {
     const claimed = new Set<number>();
-    for (const part of chunks(ids)) {
-      const rows = await trx
-        .updateTable('signals')
-        .set({ processed_at: at })
-        .where('id', 'in', part)
-        .where('processed_at', 'is', null)
-        .returning('id')
-        .execute();
+    const statement = this.write.claim;
+    for (const part of chunks(ids, statement.maxRows)) {
+      const { rows } = await trx.executeQuery<{ id: number }>(statement.query(part.length, [at, ...part], 1));
       for (const row of rows) claimed.add(row.id);
     }
     return claimed;
@@ -142,77 +248,60 @@ export class TrendsStore {
     trx: Executor = this.db,
   ): Promise<Map<string, { id: number; title: string }>> {
     const out = new Map<string, { id: number; title: string }>();
-    for (const part of chunks(keys)) {
-      const rows = await trx
-        .selectFrom('trends')
-        .select(['id', 'key', 'title'])
-        .where('key', 'in', part)
-        .execute();
+    const statement = this.write.trendsByKey;
+    for (const part of chunks(keys, statement.maxRows)) {
+      const { rows } = await trx.executeQuery<{ id: number; key: string; title: string }>(
+        statement.query(part.length, part),
+      );
       for (const row of rows) out.set(row.key, { id: row.id, title: row.title });
     }
     return out;
   }
 
   /**
-   * Adds mentions to trends, creating those that are new, in one statement per chunk: a new key gets the
-   * given title, type and category; an existing one keeps them and gains the mentions and seen times.
-   * Returns key → id.
+   * Adds mentions to trends, creating those that are new, in one statement (per 4,000 rows): a new key gets
+   * the given title, type and category; an existing one keeps them and gains the mentions and seen times.
+   * Keys must be distinct. Returns key → id.
    */
-  async upsertTrends(rows: Insertable<TrendsTable>[], trx: Executor = this.db): Promise<Map<string, number>> {
+  async upsertTrends(rows: TrendAddition[], trx: Executor = this.db): Promise<Map<string, number>> {
     const out = new Map<string, number>();
-    // 8 columns per row: 100 rows stay below SQLite's bound-parameter limit.
-    for (let i = 0; i < rows.length; i += 100) {
-      const inserted = await trx
-        .insertInto('trends')
-        .values(rows.slice(i, i + 100))
-        .onConflict((oc) =>
-          oc.column('key').doUpdateSet({
-            mentions: sql<number>`trends.mentions + excluded.mentions`,
-            first_seen_at: sql<number>`case when excluded.first_seen_at < trends.first_seen_at then excluded.first_seen_at else trends.first_seen_at end`,
-            last_seen_at: sql<number>`case when excluded.last_seen_at > trends.last_seen_at then excluded.last_seen_at else trends.last_seen_at end`,
-            dirty: sql<number>`trends.dirty + 1`,
-          }),
-        )
-        .returning(['id', 'key'])
-        .execute();
-      for (const row of inserted) out.set(row.key, row.id);
+    const statement = this.write.upsertTrends;
+    for (const part of chunks(rows, statement.maxRows)) {
+      const parameters: unknown[] = [];
+      for (const r of part) {
+        parameters.push(r.key, r.title, r.type, r.category, r.first_seen_at, r.last_seen_at, r.mentions);
+      }
+      const { rows: returned } = await trx.executeQuery<{ id: number; key: string }>(
+        statement.query(part.length, parameters),
+      );
+      for (const row of returned) out.set(row.key, row.id);
     }
     return out;
   }
 
-  async addSurfaces(
-    rows: { trend_id: number; surface: string; count: number }[],
-    trx: Executor = this.db,
-  ): Promise<void> {
-    for (const part of chunks(rows)) {
-      await trx
-        .insertInto('trend_surfaces')
-        .values(part)
-        .onConflict((oc) =>
-          oc
-            .columns(['trend_id', 'surface'])
-            .doUpdateSet({ count: sql`trend_surfaces.count + excluded.count` }),
-        )
-        .execute();
+  /** Adds surface-form counts (one row per trend and form), in one statement. */
+  async addSurfaces(rows: SurfaceIncrement[], trx: Executor = this.db): Promise<void> {
+    const statement = this.write.addSurfaces;
+    for (const part of chunks(rows, statement.maxRows)) {
+      const parameters: unknown[] = [];
+      for (const r of part) parameters.push(r.trend_id, r.surface, r.count);
+      await trx.executeQuery(statement.query(part.length, parameters));
     }
   }
 
   /** Surface-form counts of the given trends, grouped by trend. */
   async surfacesOf(trendIds: number[], trx: Executor = this.db): Promise<Map<number, Map<string, number>>> {
     const out = new Map<number, Map<string, number>>();
-    for (const part of chunks(trendIds)) {
-      const rows = await trx
-        .selectFrom('trend_surfaces')
-        .select(['trend_id', 'surface', 'count'])
-        .where('trend_id', 'in', part)
-        .execute();
+    const statement = this.write.surfacesOf;
+    for (const part of chunks(trendIds, statement.maxRows)) {
+      const { rows } = await trx.executeQuery<SurfaceIncrement>(statement.query(part.length, part));
       for (const row of rows) {
         let forms = out.get(row.trend_id);
         if (!forms) {
           forms = new Map();
           out.set(row.trend_id, forms);
         }
-        forms.set(row.surface, row.count);
+        forms.set(row.surface, Number(row.count));
       }
     }
     return out;
@@ -222,37 +311,25 @@ export class TrendsStore {
     await trx.updateTable('trends').set({ title }).where('id', '=', id).where('title', '!=', title).execute();
   }
 
+  /** Adds to hourly buckets (one row per trend, platform and hour), in one statement. */
   async addHourly(rows: HourlyIncrement[], trx: Executor = this.db): Promise<void> {
-    for (const part of chunks(rows)) {
-      await trx
-        .insertInto('trend_hourly')
-        .values(part)
-        .onConflict((oc) =>
-          oc.columns(['trend_id', 'platform', 'hour']).doUpdateSet({
-            mentions: sql`trend_hourly.mentions + excluded.mentions`,
-            sentiment_sum: sql`trend_hourly.sentiment_sum + excluded.sentiment_sum`,
-            positive: sql`trend_hourly.positive + excluded.positive`,
-            negative: sql`trend_hourly.negative + excluded.negative`,
-          }),
-        )
-        .execute();
+    const statement = this.write.addHourly;
+    for (const part of chunks(rows, statement.maxRows)) {
+      const parameters: unknown[] = [];
+      for (const r of part) {
+        parameters.push(r.trend_id, r.platform, r.hour, r.mentions, r.sentiment_sum, r.positive, r.negative);
+      }
+      await trx.executeQuery(statement.query(part.length, parameters));
     }
   }
 
-  async addMinutely(
-    rows: { trend_id: number; minute: number; mentions: number }[],
-    trx: Executor = this.db,
-  ): Promise<void> {
-    for (const part of chunks(rows)) {
-      await trx
-        .insertInto('trend_minutely')
-        .values(part)
-        .onConflict((oc) =>
-          oc
-            .columns(['trend_id', 'minute'])
-            .doUpdateSet({ mentions: sql`trend_minutely.mentions + excluded.mentions` }),
-        )
-        .execute();
+  /** Adds to minute buckets (one row per trend and minute), in one statement. */
+  async addMinutely(rows: MinuteIncrement[], trx: Executor = this.db): Promise<void> {
+    const statement = this.write.addMinutely;
+    for (const part of chunks(rows, statement.maxRows)) {
+      const parameters: unknown[] = [];
+      for (const r of part) parameters.push(r.trend_id, r.minute, r.mentions);
+      await trx.executeQuery(statement.query(part.length, parameters));
     }
   }
 

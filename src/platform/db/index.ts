@@ -87,7 +87,9 @@ const STATEMENT_CACHE_SIZE = 500;
 
 /**
  * Kysely prepares every query anew; preparing costs more than running a small query, so reuse statements by
- * SQL text. Safe because Kysely runs one query at a time per connection and never streams here.
+ * SQL text. Safe because Kysely runs one query at a time per connection and never streams here. The least
+ * recently used statement goes first when the cache is full, so the hot ones stay however many one-off
+ * texts (multi-row statements of a rare row count) pass through.
  */
 function withStatementCache(sqlite: SQLite.Database) {
   const cache = new Map<string, SQLite.Statement>();
@@ -98,8 +100,10 @@ function withStatementCache(sqlite: SQLite.Database) {
       if (statement === undefined) {
         statement = sqlite.prepare(text);
         if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
-        cache.set(text, statement);
+      } else {
+        cache.delete(text);
       }
+      cache.set(text, statement);
       return statement;
     },
   };

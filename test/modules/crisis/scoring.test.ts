@@ -3,11 +3,11 @@ import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { contentHash, evidenceVersion, normaliseExcerpt } from '../../../src/modules/crisis/hashing.ts';
 import {
-  baseline,
   countIndependent,
   floodSeverity,
   freshness,
   hazardSeverityBasis,
+  independentEvidence,
   isSurge,
   type SurgeCount,
   severityFromScore,
@@ -15,6 +15,7 @@ import {
   socialSeverityBasis,
   usgsSeverity,
   type WindowMention,
+  windowBaseline,
   zScore,
 } from '../../../src/modules/crisis/scoring.ts';
 import { hammingDistance, NEAR_DUPLICATE_BITS, simhash } from '../../../src/modules/crisis/simhash.ts';
@@ -31,6 +32,9 @@ const mention = (
   source: origin,
   author,
   compound: -0.6,
+  alarm: 0,
+  terms: [],
+  domains: [],
   engagement: 0,
   simhash: simhash(text),
   observed_at: id,
@@ -72,21 +76,26 @@ describe('crisis formulas', () => {
   });
 
   it('z-score against a baseline with a Poisson floor', () => {
-    const calm = baseline([], 0, 24 * 3600_000);
+    const MIN = 60_000;
+    const now = 48 * 3600_000;
+    const calm = windowBaseline([], now, 30 * MIN);
     assert.equal(calm.mean, 0);
     assert.equal(zScore(5, calm), 5);
-    const busy = baseline(
-      Array.from({ length: 480 }, (_, i) => i * 180_000),
-      0,
-      24 * 3600_000,
+    // 480 mentions over the 24 hours before the window: 10 per 30 minutes.
+    const start = now - 30 * MIN - 24 * 3600_000;
+    const busy = windowBaseline(
+      Array.from({ length: 480 }, (_, i) => ({ minute: (start + i * 180_000) / MIN, n: 1 })),
+      now,
+      30 * MIN,
     );
     assert.equal(busy.mean, 10);
     assert.ok(zScore(12, busy) < 3);
     const count = countIndependent(
       posts('Acme', 6, 'negative', 9).map((t, i) => mention(i, i % 2 ? 'x' : 'reddit', t)),
     );
-    assert.ok(isSurge(count, zScore(6, calm)));
-    assert.ok(!isSurge(count, zScore(6, busy)));
+    const evidence = independentEvidence(count.counted);
+    assert.ok(isSurge(count, evidence, zScore(6, calm), 30 * MIN));
+    assert.ok(!isSurge(count, evidence, zScore(6, busy), 30 * MIN));
   });
 
   it('severity bands and basis', () => {
@@ -97,7 +106,8 @@ describe('crisis formulas', () => {
     const count = countIndependent(
       posts('Acme', 30, 'negative', 9).map((t, i) => mention(i, ['x', 'reddit', 'bluesky'][i % 3], t)),
     );
-    const { severity, basis } = socialSeverity(count, 30, baseline([], 0, 3600_000));
+    const calm = windowBaseline([], 3600_000, 600_000);
+    const { severity, basis } = socialSeverity(count, independentEvidence(count.counted), 30, calm, 600_000);
     assert.equal(basis.independent_sources, 3);
     assert.equal(basis.surge, 1);
     assert.ok(['high', 'critical'].includes(severity));
@@ -114,14 +124,15 @@ describe('crisis formulas', () => {
       raw: n,
       origins: Array.from({ length: origins }, (_, i) => `o${i}`),
     });
-    const calm = baseline([], 0, 3600_000);
+    const calm = windowBaseline([], 3600_000, 600_000);
+    // Evidence: one account per mention plus 2 per platform beyond the first.
     for (const [count, z] of [
-      [surge(8, -0.6, 91, 4), 5], // surge 0.5, negativity 0.6, reach 0.5, corroboration 1
-      [surge(9, -0.2, 9990, 1), 10], // surge 1, negativity 0.2, reach 1, corroboration 0
-      [surge(9, -0.9, 0, 4), 2], // surge 0.2, negativity 0.9, reach 0.25, corroboration 1
-      [surge(5, -0.8, 94, 1), 0], // surge 0, negativity 0.8, reach 0.5, corroboration 0
+      [surge(8, -0.6, 91, 4), 5], // surge 0.5, negativity 0.6, reach 0.5, corroboration 14/20
+      [surge(9, -0.2, 9990, 1), 10], // surge 1, negativity 0.2, reach 1, corroboration 9/20
+      [surge(9, -0.9, 0, 4), 2], // surge 0.2, negativity 0.9, reach 0.25, corroboration 15/20
+      [surge(5, -0.8, 94, 1), 0], // surge 0, negativity 0.8, reach 0.5, corroboration 5/20
     ] as const) {
-      const { severity, basis } = socialSeverity(count, z, calm);
+      const { severity, basis } = socialSeverity(count, independentEvidence(count.counted), z, calm, 600_000);
       const text = socialSeverityBasis(basis);
       const formula = /^score ([\d.]+) = 100 × \((.+?)\);/.exec(text);
       assert.ok(formula, text);
@@ -148,7 +159,16 @@ describe('crisis formulas', () => {
       }
     }
     assert.match(
-      socialSeverityBasis(socialSeverity(surge(8, -0.6, 91, 4), 5, calm).basis, 'critical'),
+      socialSeverityBasis(
+        socialSeverity(
+          surge(8, -0.6, 91, 4),
+          independentEvidence(surge(8, -0.6, 91, 4).counted),
+          5,
+          calm,
+          600_000,
+        ).basis,
+        'critical',
+      ),
       /peak \(critical\)\.$/,
     );
   });

@@ -339,6 +339,30 @@ describe('extractCandidates', () => {
     assert.equal(found.has('community is excited'), false);
   });
 
+  test('word classes come from capitals, word lists and suffixes: verbs end phrases, adjectives are no names', () => {
+    const keys = (text: string) => extractCandidates({ text }).map((c) => c.key);
+    // A verb after the noun it follows ends the phrase (a tagger once read `hits`, `rises` as nouns here).
+    assert.deepEqual(keys('Powerful earthquake hits Costa Rica'), ['costa rica', 'powerful earthquake']);
+    assert.deepEqual(keys('Death toll rises to 12 after the factory collapse in Savar'), [
+      'savar',
+      'death',
+      'death toll',
+      'factory collapse',
+    ]);
+    // A noun that is also a verb stays a noun where no verb is due (`meteor shower`), not after `to`.
+    assert.ok(keys('Witnesses saw a meteor shower over Chelyabinsk').includes('meteor shower'));
+    const rates = keys('Economists expect the central bank to cut rates');
+    assert.ok(
+      rates.includes('central bank') && rates.includes('rate') && !rates.includes('cut rate'),
+      `${rates}`,
+    );
+    // Imperatives, adjectives and interjections opening a sentence are not names.
+    assert.deepEqual(keys('Stay safe everyone. Praying for Colorado. Wow.'), ['colorado']);
+    assert.deepEqual(keys('Hate how the update turned out'), []);
+    // An opener followed by a name joins it; contractions are no words of their own.
+    assert.deepEqual(keys("New York can't sleep"), ['new york']);
+  });
+
   test('a sentence-case title counts; a Title Case headline is not read for names', () => {
     const sentence = byKey(extractCandidates({ title: 'Tsunami warning for Japan', text: 'Stay safe.' }));
     assert.equal(sentence.get('japan')?.type, 'entity');

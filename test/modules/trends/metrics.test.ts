@@ -325,6 +325,27 @@ describe('sentiment', () => {
     // 20 % negative is not enough: mean 0.06 → positive
     assert.equal(sentimentCategory({ sum: 0.6, count: 10, positive: 5, negative: 2 }), 'positive');
   });
+
+  test('a clear majority decides whatever the mean: ≥ 55 % of the mentions and more than 1.5 × the other side', () => {
+    // Issue 17: 5 of 7 complaints negative (71 %), 2 positive on "support", mean near zero → negative.
+    assert.equal(sentimentCategory({ sum: 0.01, count: 7, positive: 2, negative: 5 }), 'negative');
+    // Exactly 55 %: 11 × 100 ≥ 55 × 20; 11 > 1.5 × 7 = 10.5 → negative, although both sides hold ≥ 30 %.
+    assert.equal(sentimentCategory({ sum: 0.5, count: 20, positive: 7, negative: 11 }), 'negative');
+    // 11 of 20 against 8: 11 is not more than 1.5 × 8 = 12 → not a clear majority; both ≥ 30 % → mixed.
+    assert.equal(sentimentCategory({ sum: -2, count: 20, positive: 8, negative: 11 }), 'mixed');
+    // 54 % is not a majority: falls through to the mean (negative, with more negative than positive).
+    assert.equal(sentimentCategory({ sum: -10, count: 100, positive: 20, negative: 54 }), 'negative');
+    // Positive is symmetric: 6 of 10 positive, 3 negative (6 > 4.5) → positive, not mixed.
+    assert.equal(sentimentCategory({ sum: -0.3, count: 10, positive: 6, negative: 3 }), 'positive');
+  });
+
+  test('the mean decides only for the side with at least as many mentions', () => {
+    // Mean −0.1 from two very negative mentions, but four positive ones → not negative: neutral.
+    assert.equal(sentimentCategory({ sum: -1, count: 10, positive: 4, negative: 2 }), 'neutral');
+    assert.equal(sentimentCategory({ sum: 1, count: 10, positive: 2, negative: 4 }), 'neutral');
+    // Ties keep the mean's side.
+    assert.equal(sentimentCategory({ sum: -1, count: 10, positive: 2, negative: 2 }), 'negative');
+  });
 });
 
 describe('platforms', () => {

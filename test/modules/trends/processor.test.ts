@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import type { Executor } from '../../../src/database.ts';
+import { TrendProcessor } from '../../../src/modules/trends/processor.ts';
+import { TrendsStore } from '../../../src/modules/trends/store.ts';
 import { ManualClock } from '../../../src/platform/clock.ts';
 import { buildTestApp, call, createUser, type TestContext } from '../../helpers/app.ts';
 
@@ -221,5 +224,99 @@ describe('trend processing', () => {
       await writer;
     }
     assert.equal(answeredInside, true);
+  });
+  test('a batch writes each trend, surface form, hourly and minute bucket once, one statement per table', async () => {
+    // 600 signals, 300 trends mentioned twice each in one hour and minute, on one platform: more rows than
+    // a statement used to take (200), so a per-slice or per-mention writer would show more calls.
+    await ingest(
+      Array.from({ length: 600 }, (_, i) => ({
+        source: 'news',
+        external_id: `once-per-batch-${i}`,
+        text: 'lol',
+        keywords: [`vintrelle ${(i % 300) + 100}`],
+        observed_at: '2026-11-21T10:20:00Z',
+      })),
+    );
+    const calls: Record<string, number[]> = {};
+    const statements: string[] = [];
+    const { db, dialect } = ctx.app.services;
+    const store = new TrendsStore(db, dialect);
+    for (const name of ['upsertTrends', 'addSurfaces', 'addHourly', 'addMinutely'] as const) {
+      const write = store[name].bind(store) as (rows: unknown[], trx: Executor) => Promise<unknown>;
+      // Each write goes through an executor that counts the statements it runs.
+      (store as unknown as Record<string, unknown>)[name] = (rows: unknown[], trx: Executor) => {
+        calls[name] = [...(calls[name] ?? []), rows.length];
+        const counting = new Proxy(trx, {
+          get(target, property, receiver) {
+            if (property !== 'executeQuery') return Reflect.get(target, property, receiver);
+            return (query: { sql: string }) => {
+              statements.push(`${name}: ${query.sql.slice(0, 30)}`);
+              return target.executeQuery(query as never);
+            };
+          },
+        });
+        return write(rows, counting);
+      };
+    }
+    const result = await new TrendProcessor(store, clock).processBatch(600);
+    assert.equal(result.signals, 600);
+    assert.equal(result.trends, 300);
+    assert.equal(result.mentions, 600);
+    assert.deepEqual(calls, {
+      upsertTrends: [300],
+      addSurfaces: [300],
+      addHourly: [300],
+      addMinutely: [300],
+    });
+    assert.equal(statements.length, 4, statements.join('\n'));
+    const hourly = await db
+      .selectFrom('trend_hourly as h')
+      .innerJoin('trends as t', 't.id', 'h.trend_id')
+      .select(['t.key', 'h.mentions'])
+      .where('t.key', 'like', 'vintrelle %')
+      .execute();
+    assert.equal(hourly.length, 300);
+    assert.ok(hourly.every((row) => Number(row.mentions) === 2));
+  });
+
+  test('a batch that mentions a trend only by its title does not read its surface forms again', async () => {
+    const signal = (id: string, word: string) => ({
+      source: 'news',
+      external_id: id,
+      text: `${word} opened a new office`,
+      keywords: [word],
+    });
+    await ingest([signal('retitle-1', 'Quillbrook'), signal('retitle-2', 'Quillbrook')]);
+    await ctx.app.services.trendProcessor.drain();
+    const { db, dialect } = ctx.app.services;
+    const read: number[][] = [];
+    class Recording extends TrendsStore {
+      override surfacesOf(trendIds: number[], trx?: Executor) {
+        read.push(trendIds);
+        return super.surfacesOf(trendIds, trx);
+      }
+    }
+    const processor = new TrendProcessor(new Recording(db, dialect), clock);
+    await ingest([signal('retitle-3', 'Quillbrook')]);
+    await processor.drain();
+    assert.deepEqual(read, [[]], 'only the title form: nothing to read');
+    // Another spelling may change the title: read, and the most frequent form still wins.
+    await ingest([signal('retitle-4', 'quillbrook'), signal('retitle-5', 'quillbrook')]);
+    await processor.drain();
+    assert.equal(read.at(-1)?.length, 1);
+    const trend = await db
+      .selectFrom('trends')
+      .select('title')
+      .where('key', '=', 'quillbrook')
+      .executeTakeFirstOrThrow();
+    assert.equal(trend.title, 'Quillbrook');
+    await ingest([signal('retitle-6', 'quillbrook'), signal('retitle-7', 'quillbrook')]);
+    await processor.drain();
+    const renamed = await db
+      .selectFrom('trends')
+      .select('title')
+      .where('key', '=', 'quillbrook')
+      .executeTakeFirstOrThrow();
+    assert.equal(renamed.title, 'quillbrook');
   });
 });

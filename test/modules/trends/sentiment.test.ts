@@ -1,7 +1,23 @@
 import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { compound } from '../../../src/modules/trends/index.ts';
+import { analyseBatch } from '../../../src/modules/trends/analysis.ts';
+import {
+  COMPLAINT_PHRASES,
+  complaintPhrases,
+  DESK_WORDS,
+  expandPattern,
+  GRATITUDE_WORDS,
+  NEUTRAL_PHRASES,
+  REQUEST_WORDS,
+  SARCASM_WORDS,
+  SELF_CONTAINED_PHRASES,
+  SERVICE_WORDS,
+} from '../../../src/modules/trends/complaints.ts';
+import { compound, mentionSentiment, sentimentCategory } from '../../../src/modules/trends/index.ts';
+import { mentionScore } from '../../../src/modules/trends/sentiment.ts';
+import { SEVEN_COMPLAINTS } from '../../fixtures/complaints.ts';
 
 describe('compound', () => {
   test('positive text scores above 0.05', () => {
@@ -44,5 +60,222 @@ describe('compound', () => {
       }),
       { numRuns: 1000, seed: 20_261_121 },
     );
+  });
+});
+
+// The complaint layer (src/modules/trends/complaints.ts) and the per-mention score built on it.
+describe('complaint layer and mentionScore', () => {
+  const negative = (text: string) => assert.ok(mentionScore(text) <= -0.05, `${text}: ${mentionScore(text)}`);
+  const positive = (text: string) => assert.ok(mentionScore(text) >= 0.05, `${text}: ${mentionScore(text)}`);
+  const neutral = (text: string) =>
+    assert.ok(Math.abs(mentionScore(text)) < 0.05, `${text}: ${mentionScore(text)}`);
+
+  test('every phrase of the lexicon, in every written form, reads as a complaint', () => {
+    let forms = 0;
+    for (const [pattern] of [...COMPLAINT_PHRASES, ...SELF_CONTAINED_PHRASES]) {
+      for (const seq of expandPattern(pattern)) {
+        const phrase = seq.map((w) => (w === '#' ? '3' : w === '*' ? 'really' : w)).join(' ');
+        const text = `Update from me: ${phrase}.`;
+        assert.ok(complaintPhrases(text).length > 0, `${pattern}: no match in "${text}"`);
+        negative(text);
+        forms++;
+      }
+    }
+    assert.ok(forms > 1000, String(forms));
+  });
+
+  test('every word the layer corrects is one VADER scores positive', () => {
+    const { lexicon } = createRequire(import.meta.url)('vader-sentiment/src/vader_lexicon.js') as {
+      lexicon: Record<string, number>;
+    };
+    for (const word of [
+      ...SERVICE_WORDS,
+      ...GRATITUDE_WORDS,
+      ...SARCASM_WORDS,
+      ...REQUEST_WORDS,
+      ...DESK_WORDS,
+    ]) {
+      assert.ok((lexicon[word] ?? 0) > 0, word);
+    }
+  });
+
+  test('neutral phrases replace what VADER misreads by 0', () => {
+    for (const [pattern, weight] of NEUTRAL_PHRASES) {
+      assert.equal(weight, 0);
+      for (const seq of expandPattern(pattern)) neutral(`Update from me: ${seq.join(' ')}.`);
+    }
+    // VADER reads these as negative or positive; they are neither.
+    assert.ok(compound('No problems so far.') < -0.05);
+    neutral('No problems so far.');
+    assert.ok(compound('Great noise cancellation.') > 0.05);
+    assert.equal(mentionScore('Great noise cancellation.'), compound('Great noise cancellation.'));
+  });
+
+  test('complaint verbs and phrases count as negative, also where VADER reads them as neutral or positive', () => {
+    // VADER: 0 or positive.
+    for (const text of [
+      'On hold for 2 hours',
+      'Still waiting for my refund',
+      'The app crashes every time I open it',
+      'Support never answers',
+      'The price is a ripoff',
+      'What a rip-off',
+      'I want a refund',
+    ]) {
+      assert.ok(compound(text) >= 0, `VADER already reads "${text}" as ${compound(text)}`);
+      negative(text);
+    }
+    // VADER: mildly negative; the phrase weight replaces VADER's own for the words it covers.
+    for (const text of ['Our flight got cancelled', 'Flight delayed 3 hours', 'They lost my bag']) {
+      assert.ok(mentionScore(text) < compound(text) && compound(text) < 0, text);
+    }
+  });
+
+  test('a negator before a complaint phrase cancels it; a hypothetical makes it neutral', () => {
+    assert.deepEqual(complaintPhrases('My flight was not delayed'), []);
+    assert.deepEqual(complaintPhrases("The package wasn't lost after all"), []);
+    assert.deepEqual(complaintPhrases('Never crashes'), []);
+    positive('My flight was not delayed, smooth trip.');
+    neutral('No delays today.');
+    neutral('Are there any delays today?');
+    // Hypothetical: VADER's own "delayed" (−0.9) and "lost" (−1.3) are set to 0 as well.
+    assert.ok(compound('What happens if my flight is delayed?') < -0.05);
+    neutral('What happens if my flight is delayed?');
+    neutral('If my bag is lost, who do I contact?');
+    // Phrases that carry their own negation are never cancelled.
+    negative('They never answer the phone');
+    negative('Still no refund');
+    negative('I did not get a refund');
+  });
+
+  test('VADER negators are case-sensitive, as in VADER ("Nothing." negates nothing)', () => {
+    negative('I was promised a callback yesterday. Nothing. Thanks for nothing.');
+  });
+
+  test('sarcasm: praise next to a complaint, or standing alone in a complaint, reads as negated', () => {
+    for (const text of [
+      'Great, another delay.',
+      'Love waiting on hold for two hours.',
+      'Thanks for nothing.',
+      'Thanks @skyjet for the 3 hour delay',
+      'Delayed again. Great.',
+      'Nice job losing my bag.',
+      'Gotta love a cancelled flight at midnight.',
+      'Oh great, my flight is cancelled.',
+      '40 minutes on the phone and the call dropped. Fantastic service.',
+    ]) {
+      assert.ok(compound(text) > 0.05, `VADER reads "${text}" as ${compound(text)}`);
+      negative(text);
+    }
+  });
+
+  test('genuine praise around a complaint stays positive', () => {
+    positive('Thanks for rebooking me so quickly after the cancellation, the agent was wonderful.');
+    positive('The flight was delayed but the crew was great.');
+    positive('Delayed, but the crew kept us informed. Great job.');
+    positive('I got a refund within two days, thank you!');
+    positive('The support team was great and helped me right away.');
+    positive('Thanks for the help!');
+  });
+
+  test('service and courtesy words: neutral service talk stays neutral, and they lose their praise in complaints', () => {
+    for (const text of [
+      '@skyjet please DM me about my booking, thanks',
+      'Can you help me change my seat?',
+      'How do I contact customer support?',
+      'Customer support is available 24/7 by chat.',
+      'The help desk opens at 9.',
+    ]) {
+      assert.ok(compound(text) > 0.05, `VADER reads "${text}" as ${compound(text)}`);
+      neutral(text);
+    }
+    // In a complaint, "support", "help", "please" and a closing "thanks" are not praise.
+    assert.ok(compound('My bag is lost, please help. Thanks') > 0.05);
+    negative('My bag is lost, please help. Thanks');
+    negative('Acme is terrible, support never answers and the price is a ripoff.');
+  });
+
+  test('without complaint or courtesy language the score is exactly VADER', () => {
+    for (const text of ['VADER is very smart, handsome, and funny', 'The meeting is on Tuesday at 10am.']) {
+      assert.equal(mentionSentiment(text).corrected, false);
+      assert.equal(mentionScore(text), compound(text));
+    }
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 200 }), (text) => {
+        const m = mentionSentiment(text);
+        assert.ok(m.corrected || m.score === compound(text));
+      }),
+      { numRuns: 500, seed: 17 },
+    );
+  });
+
+  test('always a finite number in [-1, 1], never -0, never throws', () => {
+    const vocabulary = [
+      'not',
+      'never',
+      'no',
+      'but',
+      'great',
+      'love',
+      'thanks',
+      'for',
+      'nothing',
+      'on',
+      'hold',
+      'delayed',
+      'still',
+      'waiting',
+      'refund',
+      '3',
+      'hours',
+      'please',
+      'help',
+      'support',
+      'if',
+      '.',
+      ',',
+      '!',
+      '?',
+      'rip',
+      'off',
+      'lost',
+      'my',
+      'bag',
+      'terrible',
+      'NOT',
+      'But',
+      "can't",
+      'get',
+      'through',
+      'a',
+      'joke',
+    ];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...vocabulary), { maxLength: 40 }), (words) => {
+        const score = mentionScore(words.join(' '));
+        assert.ok(Number.isFinite(score) && score >= -1 && score <= 1, String(score));
+        assert.equal(Object.is(score, -0), false);
+      }),
+      { numRuns: 2000, seed: 1717 },
+    );
+    assert.equal(mentionScore(null), 0);
+    assert.equal(mentionScore('   '), 0);
+    assert.ok(mentionScore('Still waiting for a refund. '.repeat(1000)) < -0.05);
+  });
+
+  test('seven complaint variants score negative per mention (the trend engine’s score at ingest)', () => {
+    for (const text of SEVEN_COMPLAINTS) negative(text);
+    // Through the ingest analysis itself: every variant has candidates, so its score is mentionScore.
+    const analyses = analyseBatch(SEVEN_COMPLAINTS.map((text) => ({ text, title: null, lang: 'en' })));
+    const sums = { sum: 0, count: 0, positive: 0, negative: 0 };
+    for (const a of analyses) {
+      assert.ok(a.candidates.length > 0);
+      sums.sum += a.score;
+      sums.count++;
+      if (a.score >= 0.05) sums.positive++;
+      if (a.score <= -0.05) sums.negative++;
+    }
+    assert.equal(sums.negative, 7);
+    assert.equal(sentimentCategory(sums), 'negative');
   });
 });

@@ -1,0 +1,803 @@
+/**
+ * The complaint layer: what VADER misses in customer complaints, as a correction to a text's VADER sum.
+ *
+ * VADER is a general social-media lexicon. In posts written to or about a company it misreads three things:
+ *  1. complaint phrases with no lexicon weight ("never answers", "ripoff", "on hold", "lost my bag",
+ *     "still waiting", "cancelled", "refund");
+ *  2. service and courtesy words it scores positive ("support", "help", "please", "thanks", "like") although
+ *     they name the service or are politeness, not praise;
+ *  3. praise words used sarcastically ("great, another delay", "love waiting on hold", "thanks for nothing").
+ *
+ * The layer reads a text in one tokenising pass (lower-cased ASCII words, clause ends at . ! ? ; : and line
+ * breaks) and one pass over the tokens with precompiled tables (a word → facts map and a phrase trie), and
+ * returns Δ, a correction in VADER's own units (word valences, −4 … +4, summed before VADER normalises).
+ * `mentionScore` in sentiment.ts adds Δ to the VADER sum. The rules (docs/metrics.md, "Complaint layer"):
+ *
+ *  - **Phrases.** Each phrase has a weight w (a valence on VADER's scale). At each token the longest phrase
+ *    starting there matches; matches do not overlap. A match replaces the valences VADER gave its own words
+ *    by w: Δ += w·b − Σ v(word), where v(word) is the word's lexicon valence as VADER applies it (× −0.74 when a
+ *    lower-case negator is among the 3 words before it; × 0.5 before the first "but", × 1.5 after it) and b
+ *    is the same "but" factor at the phrase's start. NEUTRAL_PHRASES have w = 0 ("noise cancellation", "no
+ *    problems", "help desk").
+ *  - **Negation and hypotheticals.** A COMPLAINT_PHRASES match with a negator ("not", "no", "never", "any",
+ *    "without", any "n't" word, …) among the 3 words before it in its clause is not a complaint and is left to
+ *    VADER ("wasn't delayed", "no delays"); with a hypothetical marker ("if", "whether", "avoid", "may",
+ *    "in case", "expect", …) among the 4 words before it in its clause its weight is 0 ("if my flight is
+ *    cancelled"). SELF_CONTAINED_PHRASES carry their own negation or are requests or sarcasm ("never
+ *    answers", "no response", "still waiting", "refund", "thanks for nothing"): never cancelled.
+ *  - **Complaint.** A text is a complaint when its phrase weights sum to ≤ −1.5, or it holds a VADER word of
+ *    valence ≤ −1.5 that is not negated. It is a request when it has a "?" or a REQUEST_WORDS word.
+ *  - **Never scored:** REQUEST_WORDS ("please", "kindly") and DESK_WORDS ("support"): Δ −= v.
+ *  - **In a complaint or a request:** SERVICE_WORDS lose their valence (Δ −= v), and so do gratitude words
+ *    ("thanks", "appreciate", …) unless "for" follows within 3 words of the clause ("thanks for rebooking me"
+ *    is gratitude, "please help, thanks" is courtesy).
+ *  - **Sarcasm, in a complaint:** a praise word (SARCASM_WORDS) is read as negated (its valence × −0.74,
+ *    VADER's negation scalar: Δ += (−0.74 − 1)·v) when a phrase of weight ≤ −1.5 starts within the 5 words
+ *    after it in its clause with no contrast word ("but", "though", …) between ("love waiting on hold",
+ *    "thanks for the 3 hour delay", "great, another delay"), or when it stands as a clause of its own (only
+ *    fillers such as "oh", "just", "job" and handles beside it) with no contrast word between it and some such
+ *    phrase ("Delayed again. Great.", but not "Delayed, but the crew kept us informed. Great job.").
+ *    Words VADER already negated are left alone.
+ *
+ * The phrase list was written from general knowledge of customer-complaint language (support, billing,
+ * delivery, product failures, travel disruption), not derived from any evaluation data.
+ */
+import { createRequire } from 'node:module';
+import { N_SCALAR, NEGATE } from './vader.ts';
+
+const require = createRequire(import.meta.url);
+/** A word list written as whitespace-separated words. */
+const words = (list: string): string[] => list.trim().split(/\s+/);
+const { lexicon } = require('vader-sentiment/src/vader_lexicon.js') as { lexicon: Record<string, number> };
+
+// ---------------------------------------------------------------------------------------------------------
+// The lexicon. Pattern syntax: words separated by spaces; `a|b` alternatives for one word; `[a|b]` an optional
+// word; `#` any number (digits, "3rd", or a number word); `*` any one word. Weights are VADER valences.
+
+/** Complaint phrases that a negator or a hypothetical marker before them cancels. */
+export const COMPLAINT_PHRASES: readonly (readonly [pattern: string, weight: number])[] = [
+  // travel and delivery disruption
+  ['delayed|delay|delays|delaying', -1.8],
+  ['# minute|minutes|min|mins|hour|hours|hr|hrs|h|day|days delay|delayed|late', -2],
+  ['running|arrived|arriving|departed|departing|left|leaving|always|again late', -1.5],
+  ['late again|arrival|departure|flight|flights|train|delivery|deliveries|shipment', -1.5],
+  ['cancelled|canceled|cancellation|cancellations', -1.8],
+  ['missed|miss|missing my|our|the connection|connecting|flight|train|bus|appointment', -2],
+  ['misconnect|misconnected', -2],
+  ['stranded', -2.5],
+  ['stuck at|in|on|with', -2],
+  ['sitting|sat|waiting|waited|held|trapped on the tarmac|runway', -2],
+  ['diverted', -1],
+  ['overbooked|oversold', -1.8],
+  ['bumped from|off', -2],
+  ['denied boarding', -2.5],
+  [
+    'lost|losing|lose|misplaced my|our|his|her|their|the|a bag|bags|luggage|baggage|suitcase|suitcases|package|parcel|order|stroller',
+    -2.3,
+  ],
+  ['lost bag|bags|luggage|baggage|suitcase|package|parcel', -2.3],
+  [
+    'bag|bags|luggage|baggage|suitcase|package|parcel|order|delivery [is|was|are|were|got|still|has|been] lost|missing|damaged|late|delayed',
+    -2.3,
+  ],
+  ['wrong order|item|size|colour|color|address|package|parcel|bag|seat|charge|amount|meal', -1.5],
+  ['sleep|sleeping|slept in|at the airport|terminal|gate', -2],
+  ['spend|spent|spending the night in|at the airport|terminal|gate', -2],
+  // product failures
+  ['crash|crashes|crashed|crashing', -2],
+  [
+    'keeps|kept|keep crashing|freezing|failing|dropping|disconnecting|closing|restarting|rebooting|breaking|buffering|lagging|logging',
+    -2.3,
+  ],
+  ['freezes|froze', -1.5],
+  ['glitch|glitches|glitchy|buggy|laggy', -1.5],
+  ['stopped|stops|quit working|responding|charging|loading', -2.3],
+  ['unusable', -2.3],
+  ['outage|outages', -2],
+  ['down again', -2],
+  ['down all day|night|morning|afternoon|evening|week|weekend', -2],
+  ['been down', -1.8],
+  ['defective|faulty|malfunction|malfunctions|malfunctioning|malfunctioned', -2],
+  ['fell|falling|falls apart', -2],
+  ['dead on arrival', -2.5],
+  [
+    'deleted|deletes|deleting|erased|wiped|lost my|our|all data|files|notes|photos|pictures|work|progress|emails|messages|contacts|history|settings',
+    -2,
+  ],
+  ['waste of money|time', -2.3],
+  ['wasted my|our|an time|money|day|evening|morning|afternoon|weekend|hour|hours', -2.3],
+  // money
+  ['ripoff|ripoffs', -2.5],
+  ['overpriced', -1.8],
+  ['rip off|offs', -2.5],
+  ['ripped|ripping off', -2.5],
+  ['ripped|ripping me|us|people|customers off', -2.5],
+  ['scammed|scammers|scamming|scammy', -2.7],
+  ['overcharged|overcharging|overcharge', -2.2],
+  ['charged|billed me|us twice|double', -2.2],
+  ['charged|billed twice|double', -2.2],
+  ['double charged|billed|charging', -2.2],
+  ['hidden|junk|surprise fees|fee|charges', -2],
+  ['bait and switch', -2.5],
+  ['price|prices gouging', -2.5],
+  ['gouging|gouged', -2.5],
+  // waiting and reaching support
+  ['on hold', -2],
+  ['# minute|minutes|min|mins|hour|hours|hr|hrs|h on hold|call|tarmac|runway', -2],
+  ['# minute|minutes|min|mins|hour|hours|hr|hrs|h on the phone|line|tarmac|runway', -2],
+  ['# minute|minutes|min|mins|hour|hours|hr|hrs|h in line|queue', -2],
+  ['# minute|minutes|min|mins|hour|hours|hr|hrs|h at the gate|airport|counter|desk', -2],
+  ['hold time|times|music', -1.2],
+  ['wait time|times', -1],
+  ['long|endless wait|waits|line|lines|queue|queues', -1.5],
+  ['hung|hangs|hanging up', -2.2],
+  ['call|calls dropped', -1.8],
+  ['dropped call|calls', -1.8],
+  ['transferred # times', -1.8],
+  ['the runaround', -2],
+  ['the run around', -2],
+  ['waited|waiting # minute|minutes|min|mins|hour|hours|hr|hrs|h|day|days|week|weeks|month|months', -2],
+  [
+    'waited|waiting for|over # minute|minutes|min|mins|hour|hours|hr|hrs|h|day|days|week|weeks|month|months',
+    -2,
+  ],
+  ['waited|waiting for hours|days|weeks|months|ages|forever', -2],
+  ['waited|waiting forever|ages', -2],
+  ['waited|waiting all day|night|morning|afternoon|evening|week', -2],
+  ['ignored|ignoring|ignores|ignore me|us|my|our|every|all|customers|messages|emails|calls|complaints', -2],
+  ['why does|did|do|would it take', -1.5],
+  ['takes|took|taking forever|ages', -1.8],
+  ['been waiting', -1.5],
+  ['kept|keep|keeps me|us|customers|people waiting', -2],
+  ['kept waiting', -2],
+  ['left on read', -1.8],
+  ['unresolved|unanswered', -1.8],
+  // leaving, warning others
+  [
+    'switching|switched|switch carriers|carrier|providers|provider|banks|airlines|airline|networks|companies',
+    -1.5,
+  ],
+  [
+    'cancel|cancelling|canceling|cancelled|canceled|closing|close|closed my|our subscription|account|membership|plan|contract|card',
+    -1.8,
+  ],
+  ['lost a|another customer|client', -2.3],
+  ['last time i|we fly|flying|use|using|buy|buying|order|ordering|book|booking|shop|shopping', -2],
+  ['stay away', -2.3],
+  ['steer clear', -2.3],
+  ['avoid at all costs', -2.5],
+  ['beware', -1.5],
+  // judgements VADER lacks
+  ['nightmare|nightmares|fiasco|shambles|shambolic|debacle', -2.5],
+  ['hassle|headache', -1.5],
+  ['ordeal', -2],
+  ['fed up', -2.3],
+  ['had enough', -1.8],
+  ['unhelpful|clueless|unreliable', -2],
+  ['inexcusable|disgraceful|abysmal|atrocious', -2.5],
+  ['subpar|mediocre', -1.8],
+  ['cramped|filthy|smelly|stinks', -1.5],
+  ['zero|0|one|1|no star|stars', -2.3],
+  ['for the # time', -1.5],
+  ['how hard is it', -1.8],
+  ['how hard can it be', -1.8],
+  ['why is it so hard|difficult', -1.8],
+  ['is this how you treat', -2.3],
+  ['this is how you treat', -2.3],
+];
+
+/** Complaint phrases that carry their own negation, or are requests or sarcasm: never cancelled. */
+export const SELF_CONTAINED_PHRASES: readonly (readonly [pattern: string, weight: number])[] = [
+  // nobody answers
+  [
+    'never answers|answer|answered|answering|responds|respond|responded|replies|reply|replied|calls|called|picks|picked|followed|showed|shows|came|comes|arrived|arrives|received|delivered|fixed|resolved|refunded|returned|heard',
+    -2,
+  ],
+  ['never got|get|gets back|a|an|my|our|any', -2],
+  [
+    'no|zero response|responses|reply|replies|answer|answers|callback|callbacks|call|follow|followup|resolution|refund|refunds|help|update|updates|explanation|apology|communication|information|info|assistance|support|compensation|contact|notice|warning|hotel|voucher|food|water|wifi|signal|service|internet|power|show|agents|staff|solution|acknowledgement|acknowledgment',
+    -2,
+  ],
+  [
+    'no one|body answers|answered|answering|responds|responded|responding|replies|replied|picks|picked|called|calls|cares|cared|showed|shows|helps|helped|knows|knew|came|comes|bothered|bothers|at|from|to|available',
+    -2,
+  ],
+  [
+    'nobody answers|answered|answering|responds|responded|responding|replies|replied|picks|picked|called|calls|cares|cared|showed|shows|helps|helped|knows|knew|came|comes|bothered|bothers|at|from|to|available',
+    -2,
+  ],
+  ["haven't|havent|hasn't|hasnt|didn't|didnt|not|never heard|hear back", -2],
+  [
+    "haven't|havent|hasn't|hasnt|didn't|didnt|not|never received|gotten|got|get a|any|my|our response|reply|answer|refund|call|callback|update|email|confirmation",
+    -2,
+  ],
+  [
+    "not|isn't|isnt|wasn't|wasnt|aren't|arent|weren't|werent answering|responding|replying|helping|picking|working|loading|delivered|arrived|received|refunded|fixed|resolved",
+    -2,
+  ],
+  [
+    "doesn't|doesnt|didn't|didnt|won't|wont|don't|dont|can't|cant|cannot|couldn't|couldnt|not answer|respond|reply|call|help|care|listen|fix|refund|honor|honour|pick|work|load|open|connect|start|boot|arrive|deliver",
+    -2,
+  ],
+  ["hasn't|hasnt|haven't|havent|never|not arrived|shipped|moved|updated|changed", -2],
+  [
+    "hasn't|hasnt|haven't|havent|never|not been fixed|resolved|refunded|delivered|answered|updated|processed",
+    -2,
+  ],
+  ["can't|cant|cannot|couldn't|couldnt get|getting through", -2],
+  ["can't|cant|cannot|couldn't|couldnt|won't|wont|refuse|refused|refuses|refusing tell|explain", -1.5],
+  [
+    "where|where's [is|are] my|our bag|bags|luggage|baggage|suitcase|refund|package|parcel|order|money|delivery",
+    -1.8,
+  ],
+  [
+    "can't|cant|cannot|couldn't|couldnt reach|contact|login|log|sign|check|access|cancel|change|book|rebook|use",
+    -1.8,
+  ],
+  ['unable to reach|contact|login|log|sign|check|access|cancel|change|book|rebook|use', -1.8],
+  ['no way to reach|contact|cancel|get', -2],
+  [
+    "still waiting|no|not|nothing|haven't|havent|hasn't|hasnt|didn't|didnt|don't|dont|doesn't|doesnt|can't|cant|cannot|broken|down|missing|stuck|delayed|unresolved|without|charged|unanswered|pending|nobody",
+    -2,
+  ],
+  ['and counting', -1.5],
+  // money back
+  ['refund|refunds|compensation|compensate|reimbursement|reimburse|chargeback', -1],
+  ['money back', -1.8],
+  ['not worth', -1.8],
+  // sarcasm and complaint idioms
+  ['thanks|thank|thx for nothing', -2.5],
+  ['thank you for nothing', -2.5],
+  ['so much for', -1.5],
+  ['oh great|joy|wonderful|perfect|fantastic|lovely|goody|brilliant|good', -1.5],
+  ['a joke', -2.3],
+  ['joke of a', -2.3],
+  ['laughable', -2],
+  ['never again', -2.5],
+  ['never * again', -2.5],
+  ['never * * again', -2.5],
+  ['never * * * again', -2.5],
+  ['never flying|using|buying|ordering|booking|recommending', -2.3],
+  ["won't|wont|not be back|flying|using|buying|ordering|booking|returning|recommending", -2.3],
+  ["don't|dont|not buy|fly|book|order|bother|recommend|trust", -2.3],
+];
+
+/**
+ * Phrases that look like complaints or that VADER misreads but are neither praise nor complaint: weight 0,
+ * replacing their words' VADER valences ("noise cancellation", "no problems", "no delays").
+ */
+export const NEUTRAL_PHRASES: readonly (readonly [pattern: string, weight: number])[] = [
+  ['noise cancellation|cancelling|canceling|cancelation', 0],
+  ['help desk|center|centre|line|page|team|section', 0],
+  ['customer care', 0],
+  ['care team|line', 0],
+  [
+    'no|zero|without|never problem|problems|issue|issues|complaints|complaint|hassle|fuss|delay|delays|trouble',
+    0,
+  ],
+  ['no|zero|without|never had a|any problem|problems|issue|issues|complaints|trouble', 0],
+];
+
+/** Words VADER scores positive that in a complaint name the service or are politeness, not praise. */
+export const SERVICE_WORDS: readonly string[] = [
+  // the service itself
+  ...words('help helps care credit credits free reward rewards loyal loyalty special'),
+  ...words('save courtesy welcome'),
+  // requests and politeness
+  ...words('dear hope hoping want chance resolve solve fair promise promised sure ok okay yes yeah fine'),
+  ...words('ready clear accept accepted allow apologise apologize forgive worth matter important cheers'),
+  // a discourse marker and laughter VADER reads as praise ("feels like", "wow, 3 hours on hold")
+  ...words('like honestly wow lol haha hahaha lmao lmfao'),
+];
+
+/** Request markers: politeness, never an opinion, so never scored (and they make a text a request). */
+export const REQUEST_WORDS: readonly string[] = ['please', 'plz', 'pls', 'kindly'];
+
+/** Names of the service desk that VADER scores as praise ("customer support"): never scored. */
+export const DESK_WORDS: readonly string[] = ['support', 'supported'];
+
+/** Gratitude: courtesy in a complaint unless "for" follows within 3 words (then it thanks for something). */
+export const GRATITUDE_WORDS: readonly string[] = words(`
+  thanks thank thx ty appreciate appreciated grateful thankful
+`);
+
+/** Praise words that complaints use sarcastically ("great, another delay"). */
+export const SARCASM_WORDS: readonly string[] = words(`
+  great love loved loving loves nice awesome wonderful fantastic perfect brilliant lovely glad happy
+  yay cool fun amazing excellent best good classy impressive impressed terrific superb fabulous
+  outstanding splendid delightful enjoy enjoyed enjoying favorite hooray woohoo
+  exciting helpful thanks thank thx appreciate appreciated
+`);
+
+/** Negators that cancel a COMPLAINT_PHRASES match (VADER's list plus a few of its gaps). */
+const EXTRA_NEGATORS = ['no', 'zero', 'without', 'never', 'hardly', 'barely', 'nobody', 'any'];
+/** Markers that make a following complaint phrase hypothetical. */
+const HYPOTHETICAL = words(`
+  if whether unless avoid avoided avoiding prevent prevented might may possible possibly potential
+  potentially case expect expected expecting risk avoids
+`);
+/** Words that end the reach of sarcasm within a clause. */
+const CONTRAST = ['but', 'however', 'although', 'though', 'except', 'whereas', 'despite', 'still'];
+/** Words that may stand beside a praise word in a clause of its own ("Oh great.", "Great job!"). */
+const CLAUSE_FILLERS = words(`
+  oh just so how real really very ah well yeah simply absolutely truly job work service stuff one move
+  experience day guys thanks you
+`);
+const NUMBER_WORDS = words(`
+  a an one two three four five six seven eight nine ten eleven twelve fifteen twenty thirty forty
+  fifty sixty ninety several multiple many second third fourth fifth sixth seventh eighth ninth tenth
+  umpteenth nth hundredth millionth
+`);
+
+/** Phrase weight at or below which a match is a complaint on its own (context, sarcasm trigger). */
+const STRONG_PHRASE = -1.5;
+/** A VADER word at or below this valence (not negated) makes a text a complaint. */
+const NEGATIVE_WORD = -1.5;
+const SARCASM_REACH = 5;
+const NEGATION_REACH = 3;
+const HYPOTHETICAL_REACH = 4;
+const GRATITUDE_REACH = 3;
+
+// ---------------------------------------------------------------------------------------------------------
+// Compiled tables
+
+interface PhraseEntry {
+  pattern: string;
+  weight: number;
+  negatable: boolean;
+}
+
+interface TrieNode {
+  next: Map<string, TrieNode>;
+  /** Edge for `#` (any number). */
+  num: TrieNode | undefined;
+  /** Edge for `*` (any word). */
+  any: TrieNode | undefined;
+  entry: PhraseEntry | undefined;
+}
+
+const F_NEGATOR = 1; // cancels a complaint phrase
+const F_VADER_NEGATOR = 2; // negates for VADER
+const F_HYPOTHETICAL = 4;
+const F_CONTRAST = 8;
+const F_SERVICE = 16;
+const F_GRATITUDE = 32;
+const F_SARCASM = 64;
+const F_FILLER = 128;
+const F_NUMBER = 256;
+const F_FOR = 512;
+const F_REQUEST = 1024;
+const F_BUT = 2048;
+const F_DESK = 4096;
+/** Words the layer may correct. */
+const CORRECTED = F_SERVICE | F_GRATITUDE | F_SARCASM | F_REQUEST | F_DESK;
+
+interface TokenInfo {
+  flags: number;
+  /** VADER lexicon valence (0 when the word is not in the lexicon). */
+  valence: number;
+  /** Phrases starting with this word. */
+  root: TrieNode | undefined;
+}
+
+const newNode = (): TrieNode => ({ next: new Map(), num: undefined, any: undefined, entry: undefined });
+/** Phrases starting with a number (`# hours on hold`). */
+const NUMBER_ROOT = newNode();
+
+/** Every word sequence a pattern stands for (`#` and `*` kept as slots). */
+export function expandPattern(pattern: string): string[][] {
+  let out: string[][] = [[]];
+  for (const slot of pattern.split(' ')) {
+    const optional = slot.startsWith('[') && slot.endsWith(']');
+    const words = (optional ? slot.slice(1, -1) : slot).split('|');
+    const next: string[][] = [];
+    for (const seq of out) {
+      if (optional) next.push(seq);
+      for (const w of words) next.push([...seq, w]);
+    }
+    out = next;
+  }
+  return out;
+}
+
+const INFO = new Map<string, TokenInfo>();
+function info(word: string): TokenInfo {
+  let i = INFO.get(word);
+  if (i === undefined) {
+    i = { flags: 0, valence: lexicon[word] ?? 0, root: undefined };
+    INFO.set(word, i);
+  }
+  return i;
+}
+function flag(words: readonly string[], f: number): void {
+  for (const w of words) info(w).flags |= f;
+}
+
+for (const [word, valence] of Object.entries(lexicon)) if (valence <= NEGATIVE_WORD) info(word);
+flag(NEGATE, F_NEGATOR | F_VADER_NEGATOR);
+flag(EXTRA_NEGATORS, F_NEGATOR);
+flag(HYPOTHETICAL, F_HYPOTHETICAL);
+flag(CONTRAST, F_CONTRAST);
+flag(SERVICE_WORDS, F_SERVICE);
+flag(GRATITUDE_WORDS, F_GRATITUDE);
+flag(SARCASM_WORDS, F_SARCASM);
+flag(CLAUSE_FILLERS, F_FILLER);
+flag(NUMBER_WORDS, F_NUMBER);
+flag(['for'], F_FOR);
+flag(REQUEST_WORDS, F_REQUEST);
+flag(DESK_WORDS, F_DESK);
+flag(['but'], F_BUT);
+
+function addPhrases(list: readonly (readonly [string, number])[], negatable: boolean): void {
+  for (const [pattern, weight] of list) {
+    const entry: PhraseEntry = { pattern, weight, negatable };
+    for (const seq of expandPattern(pattern)) {
+      const [first, ...rest] = seq;
+      if (first === undefined || first === '*') throw new Error(`A phrase cannot start with *: ${pattern}`);
+      let node: TrieNode;
+      if (first === '#') node = NUMBER_ROOT;
+      else {
+        const start = info(first);
+        start.root ??= newNode();
+        node = start.root;
+      }
+      for (const w of rest) {
+        if (w === '#') node = node.num ??= newNode();
+        else if (w === '*') node = node.any ??= newNode();
+        else {
+          let child = node.next.get(w);
+          if (child === undefined) {
+            child = newNode();
+            node.next.set(w, child);
+            info(w); // so the word's valence is known when it is replaced
+          }
+          node = child;
+        }
+      }
+      // The first pattern to claim a sequence keeps it; listing order is the tie-break.
+      node.entry ??= entry;
+    }
+  }
+}
+addPhrases(COMPLAINT_PHRASES, true);
+addPhrases(SELF_CONTAINED_PHRASES, false);
+addPhrases(NEUTRAL_PHRASES, false);
+
+// ---------------------------------------------------------------------------------------------------------
+// Scanning
+
+/** A text's tokens: lower-cased words (ASCII letters, digits, inner apostrophes), with their clause. */
+interface Tokens {
+  words: string[];
+  infos: (TokenInfo | undefined)[];
+  clause: number[];
+  /** Whether the word follows "@" or "#" (a handle or a tag). */
+  handle: boolean[];
+  /** Whether the word was written in lower case (VADER's negators are case-sensitive: "Not" negates nothing). */
+  lowerCase: boolean[];
+  /** Number of tokens (the arrays are scratch space and may be longer). */
+  length: number;
+  /** Index of the first token VADER reads as "but" (exactly `but` or `BUT`), −1 when none. */
+  butIndex: number;
+  exclamations: number;
+  questions: number;
+  /** Whether any token can start a phrase or be corrected: without one the layer changes nothing. */
+  relevant: boolean;
+}
+
+/** Character classes of the lower-cased ASCII range: what the tokenizer does with each code unit. */
+const C_OTHER = 0;
+const C_LETTER = 1;
+const C_DIGIT = 2;
+const C_APOSTROPHE = 3;
+const C_CLAUSE_END = 4; // . ; : and line breaks
+const C_EXCLAMATION = 5;
+const C_QUESTION = 6;
+const CLASS = new Uint8Array(128);
+for (let c = 97; c <= 122; c++) CLASS[c] = C_LETTER;
+for (let c = 48; c <= 57; c++) CLASS[c] = C_DIGIT;
+CLASS[39] = C_APOSTROPHE;
+for (const c of '.;:\n') CLASS[c.charCodeAt(0)] = C_CLAUSE_END;
+CLASS[33] = C_EXCLAMATION;
+CLASS[63] = C_QUESTION;
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+function isLetter(c: number): boolean {
+  return c >= 97 && c <= 122;
+}
+
+// Scratch token arrays, reused by every call (scoring is synchronous and never re-entered).
+const SCRATCH: Tokens = {
+  words: [],
+  infos: [],
+  clause: [],
+  handle: [],
+  lowerCase: [],
+  length: 0,
+  butIndex: -1,
+  exclamations: 0,
+  questions: 0,
+  relevant: false,
+};
+
+/** Appends the word lower[a, b) (apostrophes at its ends dropped: they are quotes). */
+function pushWord(
+  t: Tokens,
+  text: string,
+  lower: string,
+  aligned: boolean,
+  from: number,
+  to: number,
+  clause: number,
+) {
+  let a = from;
+  let b = to;
+  while (a < b && lower.charCodeAt(a) === 39) a++;
+  while (b > a && lower.charCodeAt(b - 1) === 39) b--;
+  if (b <= a) return;
+  const word = lower.slice(a, b);
+  const info = INFO.get(word);
+  const k = t.length++;
+  t.words[k] = word;
+  t.infos[k] = info;
+  t.clause[k] = clause;
+  const before = a > 0 ? lower.charCodeAt(a - 1) : 0;
+  t.handle[k] = before === 64 || before === 35;
+  let lowerCase = true;
+  if (info !== undefined) {
+    if ((info.flags & (F_VADER_NEGATOR | F_BUT)) !== 0 && aligned) {
+      const original = text.slice(a, b);
+      lowerCase = original === word;
+      if (t.butIndex === -1 && (info.flags & F_BUT) !== 0 && (lowerCase || original === 'BUT'))
+        t.butIndex = k;
+    }
+    if (info.root !== undefined || (info.flags & (CORRECTED | F_NUMBER)) !== 0) t.relevant = true;
+  } else if (isDigit(word.charCodeAt(0))) t.relevant = true;
+  t.lowerCase[k] = lowerCase;
+}
+
+function tokenize(text: string): Tokens {
+  let lower = text.toLowerCase();
+  if (lower.includes('\u2019')) lower = lower.replaceAll('\u2019', "'");
+  // Lower-casing can change the length of a few non-ASCII strings; then the original case is not consulted.
+  const aligned = lower.length === text.length;
+  const t = SCRATCH;
+  t.length = 0;
+  t.butIndex = -1;
+  t.exclamations = 0;
+  t.questions = 0;
+  t.relevant = false;
+  let clauseNo = 0;
+  let start = -1;
+  const len = lower.length;
+  for (let p = 0; p <= len; p++) {
+    const c = p < len ? lower.charCodeAt(p) : 32;
+    const cls = c < 128 ? CLASS[c]! : C_OTHER;
+    if (cls >= C_LETTER && cls <= C_APOSTROPHE) {
+      if (start === -1) start = p;
+      else if (cls === C_LETTER && CLASS[lower.charCodeAt(p - 1)] === C_DIGIT) {
+        // "3hrs" → "3" "hrs"; ordinals ("3rd") stay whole.
+        let q = p;
+        while (q < len && isLetter(lower.charCodeAt(q))) q++;
+        const suffix = lower.slice(p, q);
+        if (suffix !== 'st' && suffix !== 'nd' && suffix !== 'rd' && suffix !== 'th') {
+          pushWord(t, text, lower, aligned, start, p, clauseNo);
+          start = p;
+        }
+      }
+      continue;
+    }
+    if (start !== -1) {
+      pushWord(t, text, lower, aligned, start, p, clauseNo);
+      start = -1;
+    }
+    if (cls < C_CLAUSE_END) continue;
+    if (cls === C_EXCLAMATION) t.exclamations++;
+    else if (cls === C_QUESTION) t.questions++;
+    // Clause ends: . ! ? ; : and line breaks.
+    if (t.length > 0 && t.clause[t.length - 1] === clauseNo) clauseNo++;
+  }
+  return t;
+}
+
+function flagsAt(t: Tokens, k: number): number {
+  return t.infos[k]?.flags ?? 0;
+}
+
+function isNumberToken(t: Tokens, k: number): boolean {
+  return isDigit(t.words[k]!.charCodeAt(0)) || (flagsAt(t, k) & F_NUMBER) !== 0;
+}
+
+/** The longest match found so far by `walk` (module scratch, like the tokens). */
+let bestEnd = -1;
+let bestEntry: PhraseEntry | undefined;
+
+function walk(t: Tokens, node: TrieNode, j: number): void {
+  if (node.entry !== undefined && j > bestEnd) {
+    bestEnd = j;
+    bestEntry = node.entry;
+  }
+  if (j >= t.length) return;
+  const child = node.next.get(t.words[j]!);
+  if (child !== undefined) walk(t, child, j + 1);
+  if (node.num !== undefined && isNumberToken(t, j)) walk(t, node.num, j + 1);
+  if (node.any !== undefined) walk(t, node.any, j + 1);
+}
+
+/** The longest phrase match starting at token `at`: its end (exclusive) and entry, or null. */
+function longestMatch(t: Tokens, at: number): { end: number; entry: PhraseEntry } | null {
+  const root = t.infos[at]?.root;
+  const numeric = isNumberToken(t, at);
+  if (root === undefined && !numeric) return null;
+  bestEnd = -1;
+  bestEntry = undefined;
+  if (root !== undefined) walk(t, root, at + 1);
+  if (numeric) walk(t, NUMBER_ROOT, at + 1);
+  return bestEntry === undefined ? null : { end: bestEnd, entry: bestEntry };
+}
+
+/** A word with flag `f` among the `reach` words before `at`, in its clause (F_NEGATOR: any "n't" word too). */
+function flaggedBefore(t: Tokens, at: number, reach: number, f: number): boolean {
+  for (let k = at - 1; k >= 0 && k >= at - reach && t.clause[k] === t.clause[at]; k--) {
+    if ((flagsAt(t, k) & f) !== 0) return true;
+    if (f === F_NEGATOR && t.words[k]!.includes("n't")) return true;
+  }
+  return false;
+}
+
+/** VADER's negation of the word at `at`: a (lower-case) negator among the 3 words before it, any clause. */
+function vaderNegated(t: Tokens, at: number): boolean {
+  for (let k = at - 1; k >= 0 && k >= at - 3; k--) {
+    if ((flagsAt(t, k) & F_VADER_NEGATOR) !== 0 && t.lowerCase[k]) return true;
+    if (t.words[k]!.includes("n't")) return true;
+  }
+  return false;
+}
+
+function butFactor(t: Tokens, at: number): number {
+  if (t.butIndex === -1 || at === t.butIndex) return 1;
+  return at < t.butIndex ? 0.5 : 1.5;
+}
+
+/** The valence VADER gives the word at `at`: its lexicon valence with negation and "but" applied. */
+function applied(t: Tokens, at: number): number {
+  const v = t.infos[at]?.valence ?? 0;
+  if (v === 0) return 0;
+  return v * (vaderNegated(t, at) ? N_SCALAR : 1) * butFactor(t, at);
+}
+
+/** A contrast word strictly between tokens a and b. */
+function contrastBetween(t: Tokens, a: number, b: number): boolean {
+  const lo = Math.min(a, b);
+  const hi = Math.max(a, b);
+  for (let k = lo + 1; k < hi; k++) if ((flagsAt(t, k) & F_CONTRAST) !== 0) return true;
+  return false;
+}
+
+/** "for" among the next GRATITUDE_REACH words of the clause ("thanks @x for …", "thank you so much for"). */
+function forFollows(t: Tokens, at: number): boolean {
+  for (let k = at + 1; k < t.length && k <= at + GRATITUDE_REACH && t.clause[k] === t.clause[at]; k++) {
+    if ((flagsAt(t, k) & F_FOR) !== 0) return true;
+  }
+  return false;
+}
+
+function filler(t: Tokens, k: number): boolean {
+  return t.handle[k]! || (flagsAt(t, k) & F_FILLER) !== 0;
+}
+
+/**
+ * The sarcasm rule for the praise word at `at`, given the starts of strong complaint phrases (ascending):
+ * a phrase starting within SARCASM_REACH words after it in its clause with no contrast word between, or the
+ * word standing as a clause of its own (with fillers and handles only) with no contrast word between it and
+ * some strong phrase ("Delayed again. Great." but not "Delayed, but the crew were kind. Great job.").
+ */
+function sarcastic(t: Tokens, at: number, strong: readonly number[]): boolean {
+  for (const s of strong) {
+    if (s > at && s <= at + SARCASM_REACH && t.clause[s] === t.clause[at] && !contrastBetween(t, at, s)) {
+      return true;
+    }
+  }
+  const c = t.clause[at];
+  for (let k = at - 1; k >= 0 && t.clause[k] === c; k--) if (!filler(t, k)) return false;
+  for (let k = at + 1; k < t.length && t.clause[k] === c; k++) if (!filler(t, k)) return false;
+  for (const s of strong) if (!contrastBetween(t, at, s)) return true;
+  return false;
+}
+
+interface ComplaintMatch {
+  /** The lexicon pattern that matched. */
+  pattern: string;
+  /** The words it matched. */
+  text: string;
+  weight: number;
+}
+
+interface ComplaintReading {
+  /** Correction to add to VADER's sum of valences (0 when the layer changes nothing). */
+  delta: number;
+  /** Whether the text reads as a complaint (see the rules above). */
+  complaint: boolean;
+  /** "!" and "?" counts, for VADER's punctuation emphasis. */
+  exclamations: number;
+  questions: number;
+}
+
+function read(text: string, matches: ComplaintMatch[] | null): ComplaintReading {
+  const t = tokenize(text);
+  if (!t.relevant)
+    return { delta: 0, complaint: false, exclamations: t.exclamations, questions: t.questions };
+  const n = t.length;
+  let delta = 0;
+  let phraseSum = 0;
+  /** Tokens whose valence a phrase has replaced. */
+  let consumed: Uint8Array | null = null;
+  /** Starts of strong phrase matches, ascending. */
+  const strong: number[] = [];
+  let request = t.questions > 0;
+
+  for (let i = 0; i < n; ) {
+    if ((flagsAt(t, i) & F_REQUEST) !== 0) request = true;
+    const m = longestMatch(t, i);
+    if (m === null) {
+      i++;
+      continue;
+    }
+    const { end, entry } = m;
+    let weight = entry.weight;
+    if (entry.negatable) {
+      // Negated: left to VADER ("wasn't delayed"). Hypothetical: no complaint, and no VADER valence either.
+      if (flaggedBefore(t, i, NEGATION_REACH, F_NEGATOR)) {
+        i++;
+        continue;
+      }
+      if (flaggedBefore(t, i, HYPOTHETICAL_REACH, F_HYPOTHETICAL)) weight = 0;
+    }
+    consumed ??= new Uint8Array(n);
+    let replaced = 0;
+    for (let k = i; k < end; k++) {
+      consumed[k] = 1;
+      replaced += applied(t, k);
+    }
+    delta += weight * butFactor(t, i) - replaced;
+    phraseSum += weight;
+    if (weight <= STRONG_PHRASE) strong.push(i);
+    if (weight !== 0)
+      matches?.push({ pattern: entry.pattern, text: t.words.slice(i, end).join(' '), weight });
+    i = end;
+  }
+
+  let complaint = phraseSum <= STRONG_PHRASE;
+  for (let k = 0; k < n && !complaint; k++) {
+    const v = t.infos[k]?.valence ?? 0;
+    if (v > NEGATIVE_WORD || consumed?.[k] === 1) continue;
+    if (!vaderNegated(t, k) && !flaggedBefore(t, k, NEGATION_REACH, F_NEGATOR)) complaint = true;
+  }
+  for (let k = 0; k < n; k++) {
+    const i = t.infos[k];
+    if (i === undefined || i.valence <= 0 || (i.flags & CORRECTED) === 0 || consumed?.[k] === 1) continue;
+    if (vaderNegated(t, k)) continue;
+    const f = i.flags;
+    if ((f & (F_REQUEST | F_DESK)) !== 0) delta -= applied(t, k);
+    else if (!complaint && !request) continue;
+    else if ((f & F_SARCASM) !== 0 && complaint && sarcastic(t, k, strong))
+      delta += (N_SCALAR - 1) * applied(t, k);
+    else if ((f & F_SERVICE) !== 0) delta -= applied(t, k);
+    else if ((f & F_GRATITUDE) !== 0 && !forFollows(t, k)) delta -= applied(t, k);
+  }
+  return { delta, complaint, exclamations: t.exclamations, questions: t.questions };
+}
+
+/** The layer's reading of `text` (see the rules at the top of this file). */
+export function readComplaint(text: string): ComplaintReading {
+  return read(text, null);
+}
+
+/** The complaint phrases found in `text`, for explanations and tests. */
+export function complaintPhrases(text: string): ComplaintMatch[] {
+  const matches: ComplaintMatch[] = [];
+  read(text, matches);
+  return matches;
+}
