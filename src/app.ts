@@ -6,7 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { Redis } from 'ioredis';
 import { type Composition, composeServices, type ServiceOverrides } from './compose.ts';
-import type { Config } from './config.ts';
+import { API_VERSION, type Config } from './config.ts';
 import type { Database } from './database.ts';
 import { accountRoutes, interestRoutes } from './modules/accounts/index.ts';
 import { blogRoutes, releaseRoutes, statusRoutes } from './modules/content/index.ts';
@@ -14,6 +14,7 @@ import { crisisRoutes } from './modules/crisis/index.ts';
 import { exportRoutes } from './modules/exports/index.ts';
 import { insightRoutes } from './modules/insights/index.ts';
 import { integrationRoutes, workflowRoutes } from './modules/integrations/index.ts';
+import { McpTools, mcpRoutes } from './modules/mcp/index.ts';
 import { notificationRoutes } from './modules/notifications/index.ts';
 import { organisationRoutes } from './modules/organisations/index.ts';
 import { recommendationRoutes } from './modules/recommendations/index.ts';
@@ -38,6 +39,7 @@ import { decorateRouteSchema, registerOpenApi } from './platform/openapi.ts';
 import { OverloadMonitor } from './platform/overload.ts';
 import { LocalPubSub, type PubSub, RedisPubSub } from './platform/pubsub.ts';
 import { connectRedis } from './platform/redis.ts';
+import { RouteCatalogue } from './platform/route-catalogue.ts';
 import { SHARED_SCHEMAS } from './platform/schemas.ts';
 import { closeRefusedUpgrade, registerUpgradeGuard } from './platform/upgrade.ts';
 import { buildValidator } from './platform/validation.ts';
@@ -178,7 +180,7 @@ async function registerPlatform(
 }
 
 /** Stage 2: each module, encapsulated, with exactly the services it uses. */
-async function registerModules(app: App, s: Services): Promise<void> {
+async function registerModules(app: App, s: Services, routes: RouteCatalogue): Promise<void> {
   await app.register(accountRoutes, { accounts: s.accounts, plans: s.config.plans });
   await app.register(signalRoutes, { signals: s.signals, sources: s.sources });
   await app.register(interestRoutes, { interests: s.interests });
@@ -198,6 +200,9 @@ async function registerModules(app: App, s: Services): Promise<void> {
   await app.register(notificationRoutes, { notifications: s.notifications });
   await app.register(exportRoutes, { dataExports: s.dataExports });
   await app.register(reportRoutes, { reports: s.reports });
+  // Last: its tools take their input schemas from the routes above.
+  const tools = new McpTools({ routes, crisis: s.crisis, clock: s.clock });
+  await app.register(mcpRoutes, { tools, version: API_VERSION });
 }
 
 async function connectPubSub(config: Config): Promise<{ redis?: Redis; pubsub: PubSub }> {
@@ -235,8 +240,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('services', services);
 
   const overload = new OverloadMonitor(config.overloadEventLoopDelayMs);
+  const routes = new RouteCatalogue();
+  app.addHook('onRoute', (route) => routes.record(route));
   await registerPlatform(app, composition, overload);
-  await registerModules(app, services);
+  await registerModules(app, services, routes);
 
   const { accounts, usage, idempotency, status, engine, releases, sources, worker, stream, outbound } =
     services;

@@ -398,8 +398,9 @@ export function loadConfig(env: Env = process.env): Config {
       );
     }
   }
+  const port = integer(env, 'PORT', 3000, 0, 65535);
   return {
-    port: integer(env, 'PORT', 3000, 0, 65535),
+    port,
     host: read(env, 'HOST') ?? '127.0.0.1',
     database,
     dataDir,
@@ -407,7 +408,8 @@ export function loadConfig(env: Env = process.env): Config {
     redisKeyPrefix: read(env, 'REDIS_KEY_PREFIX') ?? 'crestwatch:',
     secretKey,
     bootstrapApiKey,
-    publicBaseUrl: httpUrl(env, 'PUBLIC_BASE_URL', 'http://localhost:3000')!,
+    // Unset, it is this process's own address, so links and the OpenAPI servers work on any PORT.
+    publicBaseUrl: httpUrl(env, 'PUBLIC_BASE_URL', `http://localhost:${port || 3000}`)!,
     stagingBaseUrl: httpUrl(env, 'STAGING_BASE_URL'),
     logLevel,
     plans: parsePlans(env),

@@ -21,6 +21,12 @@ describe('configuration', () => {
     assert.equal(config.host, '127.0.0.1');
     assert.equal(config.database.kind, 'sqlite');
     assert.equal(config.publicBaseUrl, 'http://localhost:3000');
+    // Unset, the public address follows PORT; set, it is used as given.
+    assert.equal(loadConfig({ PORT: '4100' }).publicBaseUrl, 'http://localhost:4100');
+    assert.equal(
+      loadConfig({ PORT: '4100', PUBLIC_BASE_URL: 'https://api.example.com' }).publicBaseUrl,
+      'https://api.example.com',
+    );
     assert.deepEqual(config.sources, ['demo']);
     assert.equal(config.plans.developer.daily_quota, 100);
     assert.equal(config.plans.enterprise.daily_quota, null);

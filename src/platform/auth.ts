@@ -1,4 +1,5 @@
 // Authentication, per-route permission checks and the limits that apply to each request.
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { type Clock, nextUtcMidnight, systemClock, utcDate } from './clock.ts';
@@ -49,7 +50,20 @@ declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal | null;
   }
+  interface FastifyInstance {
+    /**
+     * In-process calls a gateway (the MCP endpoint) makes on a caller's behalf, with the caller's own key: the
+     * key, permission and plan are checked as usual, but the burst limit and the daily quota are not charged
+     * again, because the gateway metered the call it forwards (`meterCall`).
+     */
+    forwardHeaders(from: FastifyRequest): Record<string, string>;
+    /** Charge one request to the caller's daily quota and usage, as a counted route does; throws 429 when used up. */
+    meterCall(principal: Principal): MaybePromise<void>;
+  }
 }
+
+/** Marks an in-process forwarded call; its value is a per-process secret, so no client can send it. */
+const FORWARD_HEADER = 'x-crestwatch-forwarded';
 
 const CACHE_TTL_MS = 5000;
 const INVALIDATE_CHANNEL = 'auth:invalidate';
@@ -267,6 +281,29 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthOptions) 
 
   const limitPublic = publicLimiter(limits, clock);
 
+  const forwardToken = randomBytes(24).toString('hex');
+  const forwardBytes = Buffer.from(forwardToken);
+  function isForwarded(request: FastifyRequest): boolean {
+    const value = request.headers[FORWARD_HEADER];
+    if (typeof value !== 'string' || value.length !== forwardToken.length) return false;
+    return timingSafeEqual(Buffer.from(value), forwardBytes);
+  }
+  app.decorate('forwardHeaders', (from: FastifyRequest): Record<string, string> => {
+    const headers: Record<string, string> = { [FORWARD_HEADER]: forwardToken };
+    if (typeof from.headers.authorization === 'string') headers.authorization = from.headers.authorization;
+    else if (typeof from.headers['x-api-key'] === 'string') headers['x-api-key'] = from.headers['x-api-key'];
+    return headers;
+  });
+  app.decorate('meterCall', (principal: Principal): MaybePromise<void> => {
+    const now = clock.now();
+    const plan = plans[principal.plan];
+    const { date, midnight } = day.at(now);
+    return then(limits.consumeQuota(principal.userId, date, plan.daily_quota), (result) => {
+      if (!result.allowed) throw quotaExceeded(principal, plan.daily_quota, midnight, now);
+      usage.record(principal.userId, date);
+    });
+  });
+
   // Each route gets its own hook, built from its declared access, so no per-request lookup of route options.
   app.addHook('onRoute', (route) => {
     const access = (route.config as { access?: Access } | undefined)?.access;
@@ -321,6 +358,7 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthOptions) 
       throw forbidden('This account is disabled; ask an operator to re-enable it.', 'account_disabled');
     }
     const plan = plans[principal.plan];
+    if (isForwarded(request)) return entitle(principal, access, plan);
     const { date, midnight } = day.at(now);
     const quota = plan.daily_quota;
     const counted = access.quota !== 'exempt';
@@ -347,29 +385,34 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthOptions) 
           );
         });
       }
-      if (dailyResult && !dailyResult.allowed) {
-        throw tooMany(
-          'quota_exceeded',
-          `The daily quota of ${quota} requests for the ${principal.plan} plan is used up; it resets at 00:00 UTC.`,
-          { allowed: false, limit: quota ?? 0, remaining: 0, resetAt: midnight },
-          now,
-        );
-      }
+      if (dailyResult && !dailyResult.allowed) throw quotaExceeded(principal, quota, midnight, now);
       if (counted) usage.record(principal.userId, date);
       const count = dailyResult?.count ?? 0;
       if (quota === null) setLimitHeaders(reply, burstState);
       else setLimitHeaders(reply, { limit: quota, remaining: quota - count, resetAt: midnight });
       usage.touchKey(principal.keyId, now);
-
-      if (!hasPermission(principal, access.permission)) {
-        throw forbidden(
-          `This API key lacks the \`${access.permission}\` permission this route needs.`,
-          'missing_permission',
-        );
-      }
-      if (access.entitlement && !plan[access.entitlement]) {
-        throw forbidden(`The ${principal.plan} plan does not include this feature.`, 'plan_not_entitled');
-      }
+      entitle(principal, access, plan);
     });
   }
 });
+
+function entitle(principal: Principal, access: Exclude<Access, 'public'>, plan: Plan): void {
+  if (!hasPermission(principal, access.permission)) {
+    throw forbidden(
+      `This API key lacks the \`${access.permission}\` permission this route needs.`,
+      'missing_permission',
+    );
+  }
+  if (access.entitlement && !plan[access.entitlement]) {
+    throw forbidden(`The ${principal.plan} plan does not include this feature.`, 'plan_not_entitled');
+  }
+}
+
+function quotaExceeded(principal: Principal, quota: number | null, midnight: number, now: number): ApiError {
+  return tooMany(
+    'quota_exceeded',
+    `The daily quota of ${quota} requests for the ${principal.plan} plan is used up; it resets at 00:00 UTC.`,
+    { allowed: false, limit: quota ?? 0, remaining: 0, resetAt: midnight },
+    now,
+  );
+}

@@ -166,6 +166,7 @@ export async function registerOpenApi(
             'Upstream capabilities a self-hosted service does not offer (503 CAPABILITY_UNAVAILABLE)',
         },
         { name: 'meta', description: 'Plans, status and the API description' },
+        { name: 'mcp', description: 'The Model Context Protocol endpoint for AI agents (docs/mcp.md)' },
         { name: 'webhooks', description: 'Signed outbound alerts: subscriptions, executions, redelivery' },
         {
           name: 'integrations',
@@ -188,7 +189,20 @@ export async function registerOpenApi(
       buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`),
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    staticCSP: true,
+    // "Try it out" calls the server the page was loaded from, then the configured ones.
+    transformSpecificationClone: true,
+    transformSpecification: (document, request) => {
+      const origin = `${request.protocol}://${request.host}`;
+      const listed = (document as { servers?: { url: string }[] }).servers ?? [];
+      return {
+        ...document,
+        servers: [{ url: origin, description: 'this server' }, ...listed.filter((s) => s.url !== origin)],
+      };
+    },
+  });
   app.get(
     '/api/openapi.json',
     {
@@ -201,4 +215,71 @@ export async function registerOpenApi(
     },
     async () => app.swagger() as unknown as Record<string, unknown>,
   );
+  app.get(
+    '/llms.txt',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['meta'],
+        summary: 'A Markdown index of the API for language models',
+        description:
+          'The llms.txt convention: what Crestwatch is, where the OpenAPI document, the interactive docs and the MCP ' +
+          'endpoint are, and every operation by tag, generated from the OpenAPI document.',
+        response: { 200: { description: 'Markdown (text/markdown)', type: 'string' } },
+      },
+    },
+    async (_request, reply) => {
+      reply.type('text/markdown; charset=utf-8');
+      return llmsTxt(app.swagger() as unknown as OpenApiDocument, config.publicBaseUrl);
+    },
+  );
+}
+
+interface OpenApiDocument {
+  info: { title: string; description?: string };
+  tags?: { name: string; description?: string }[];
+  paths: Record<string, Record<string, { summary?: string; tags?: string[]; security?: unknown[] }>>;
+}
+
+/** llms.txt (https://llmstxt.org): a title, a one-line summary, then link lists, here one section per tag. */
+function llmsTxt(document: OpenApiDocument, base: string): string {
+  const lines = [
+    `# ${document.info.title}`,
+    '',
+    `> ${document.info.description ?? ''}`,
+    '',
+    'Authenticate with `Authorization: Bearer <API_KEY>` or `X-API-Key: <API_KEY>`. Errors are RFC 9457 ' +
+      'problem+json with a readable `detail`. Lists take `limit`/`offset`; 429 and 503 carry `Retry-After`.',
+    '',
+    '## Docs',
+    '',
+    `- [OpenAPI 3.1 document](${base}/api/openapi.json): every route, schema, error and webhook payload`,
+    `- [Interactive docs](${base}/docs): try the API in the browser`,
+    `- [MCP endpoint](${base}/mcp): Model Context Protocol over Streamable HTTP (stateless), same API keys; tools for trends, insights, recommendations, crisis events and the crisis gate`,
+    '',
+  ];
+  const byTag = new Map<string, string[]>();
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const [method, op] of Object.entries(item)) {
+      const tag = op.tags?.[0] ?? 'other';
+      const auth = op.security && op.security.length > 0 ? '' : ' (no key)';
+      const entry = `- \`${method.toUpperCase()} ${path}\`${auth}: ${op.summary ?? ''}`;
+      byTag.set(tag, [...(byTag.get(tag) ?? []), entry]);
+    }
+  }
+  for (const tag of document.tags ?? []) {
+    const entries = byTag.get(tag.name);
+    if (!entries) continue;
+    lines.push(
+      `## ${tag.name[0]!.toUpperCase()}${tag.name.slice(1)}`,
+      '',
+      `${tag.description ?? ''}`,
+      '',
+      ...entries,
+      '',
+    );
+    byTag.delete(tag.name);
+  }
+  for (const [tag, entries] of byTag) lines.push(`## ${tag}`, '', ...entries, '');
+  return `${lines.join('\n').trimEnd()}\n`;
 }

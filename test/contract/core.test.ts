@@ -249,6 +249,13 @@ describe('contract: core routes, black-box', () => {
         const res = await call(staged.app, 'GET', '/api/openapi.json');
         const urls = (res.data.servers as Json[]).map((s) => s.url);
         assert.deepEqual(urls.sort(), ['https://api.example.com', 'https://staging.example.com']);
+        // /docs "Try it out" calls the server the page came from first, whatever the configured addresses.
+        const docs = await call(staged.app, 'GET', '/docs/json', { headers: { host: '127.0.0.1:4321' } });
+        assert.equal(docs.statusCode, 200);
+        assert.deepEqual(
+          (docs.data.servers as Json[]).map((s) => s.url),
+          ['http://127.0.0.1:4321', 'https://api.example.com', 'https://staging.example.com'],
+        );
       } finally {
         await staged.close();
       }

@@ -22,6 +22,25 @@ describe('OpenAPI document', () => {
     assert.ok(res.data.components.schemas.Problem);
   });
 
+  test('/llms.txt indexes the document for language models: links, then every operation by tag', async () => {
+    const res = await call(ctx.app, 'GET', '/llms.txt');
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.headers['content-type'], 'text/markdown; charset=utf-8');
+    const text = res.body;
+    assert.match(text, /^# Crestwatch API\n\n> Trend intelligence/);
+    assert.ok(text.includes('(http://localhost:3000/api/openapi.json)'));
+    assert.ok(text.includes('(http://localhost:3000/docs)'));
+    assert.ok(text.includes('(http://localhost:3000/mcp)'));
+    const doc = (await call(ctx.app, 'GET', '/api/openapi.json')).data;
+    for (const [path, item] of Object.entries<Record<string, unknown>>(doc.paths)) {
+      for (const method of Object.keys(item)) {
+        assert.ok(text.includes(`\`${method.toUpperCase()} ${path}\``), `${method} ${path} is listed`);
+      }
+    }
+    assert.match(text, /## Trends\n\nTrends with explainable metrics/);
+    assert.match(text, /`GET \/api\/openapi\.json` \(no key\)/);
+  });
+
   test('every operation has a success schema and problem+json errors; private ones declare security and 401', async () => {
     const res = await call(ctx.app, 'GET', '/api/openapi.json');
     for (const [path, item] of Object.entries<
