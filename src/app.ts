@@ -23,6 +23,7 @@ import { signalRoutes } from './modules/signals/index.ts';
 import { streamRoutes } from './modules/stream/index.ts';
 import { trendRoutes } from './modules/trends/index.ts';
 import { unavailableRoutes } from './modules/unavailable/index.ts';
+import { webRoutes } from './modules/web/index.ts';
 import { webhookEventsDocument, webhookRoutes } from './modules/webhooks/index.ts';
 import { authPlugin, hookFor, publicLimiter } from './platform/auth.ts';
 import { type Clock, systemClock } from './platform/clock.ts';
@@ -200,6 +201,7 @@ async function registerModules(app: App, s: Services, routes: RouteCatalogue): P
   await app.register(notificationRoutes, { notifications: s.notifications });
   await app.register(exportRoutes, { dataExports: s.dataExports });
   await app.register(reportRoutes, { reports: s.reports });
+  await app.register(webRoutes);
   // Last: its tools take their input schemas from the routes above.
   const tools = new McpTools({ routes, crisis: s.crisis, clock: s.clock });
   await app.register(mcpRoutes, { tools, version: API_VERSION });

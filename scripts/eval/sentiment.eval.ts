@@ -17,7 +17,7 @@ import type { Model } from 'wink-eng-lite-web-model';
 import type { WinkMethods } from 'wink-nlp';
 import { classifySentiment } from '../../src/modules/insights/index.ts';
 import { compound, mentionSentiment } from '../../src/modules/trends/index.ts';
-import { CUSTOMER_POSTS } from './customer-posts.ts';
+import { CUSTOMER_POSTS, POST_SETS } from './customer-posts.ts';
 
 const GOAL = 0.8;
 const AFINN_BASELINE: Record<string, number> = { amazon: 0.72, imdb: 0.76, yelp: 0.69 };
@@ -81,7 +81,7 @@ console.log(
 console.log(
   `set          n    labelled-neg  ${scorers.map(([name]) => `${name} acc/neg`.padEnd(22)).join('')}`,
 );
-for (const set of ['development', 'held-out'] as const) {
+for (const set of POST_SETS) {
   const posts = CUSTOMER_POSTS.filter((p) => p.set === set);
   const labelled = posts.filter((p) => p.label === 'negative').length / posts.length;
   const cells = scorers.map(([, score]) => {

@@ -8,12 +8,15 @@
 // independent evidence (accounts, linked web domains, official sources, platforms, with the weights below)
 // instead of "at least two platforms", so a surge seen on one platform opens when enough independent accounts
 // carry it.
+// 2.1.0 — concern is weighted: an alarming mention counts 1, a mention that is only negative in VADER counts ½
+// (CONCERN_WEIGHTS), and the window needs a concern score ≥ 3 and ≥ a third of its counted mentions. A burst of
+// jokes and grumbles around a watched word (negative in tone, hardly a crisis word) no longer opens an event.
 import { ALARMING_AT } from './alarm.ts';
 import { HAZARD_SOURCES, isOfficialDomain, isWebSource } from './origins.ts';
 import { hammingDistance, NEAR_DUPLICATE_BITS } from './simhash.ts';
 
 export const SOCIAL_METHOD = 'negative-surge-z';
-export const SOCIAL_METHOD_VERSION = '2.0.0';
+export const SOCIAL_METHOD_VERSION = '2.1.0';
 export const HAZARD_METHOD = 'official-hazard-feed';
 export const HAZARD_METHOD_VERSION = '1.0.0';
 export const SENTIMENT_MODEL = 'vader-sentiment 1.1.3 + crisis-lexicon 1.0';
@@ -48,8 +51,15 @@ const HOUR_SLOT_MS = HOUR_MS;
 /** The history a baseline reads, before now: 7 days and half a slot. */
 export const HISTORY_MS = HOUR_OF_DAY_DAYS * DAY_MS + HOUR_SLOT_MS / 2;
 /**
- * A window needs at least its `minMentions` counted mentions (WINDOWS) to open a surge, of which at least this
- * many, and at least this share, are of concern (negative or alarming)…
+ * How much a counted mention says that something is wrong: an alarming one (crisis language, alarm.ts) counts 1;
+ * one that is only negative in VADER counts ½, because VADER also reads jokes, swearing and everyday grumbles as
+ * negative ("THAT AIN'T NO EARTHQUAKE", "ok that was NOT cool"), so a negative tone is weaker evidence of a crisis
+ * than crisis words are; a mention that is neither counts 0.
+ */
+export const CONCERN_WEIGHTS = { alarming: 1, negative: 0.5 } as const;
+/**
+ * A window needs at least its `minMentions` counted mentions (WINDOWS) to open a surge, and a concern score
+ * (Σ CONCERN_WEIGHTS over them) of at least this much, and at least this share of its counted mentions…
  */
 const MIN_CONCERN = 3;
 const CONCERN_SHARE = 1 / 3;
@@ -105,6 +115,16 @@ export interface WindowMention {
 /** A mention of concern: negative in VADER, or alarming in crisis language. */
 export const isConcern = (m: Pick<WindowMention, 'compound' | 'alarm'>) =>
   m.compound <= NEGATIVE_COMPOUND || m.alarm >= ALARMING_AT;
+
+/** A mention's concern weight (CONCERN_WEIGHTS): 1 alarming, ½ only negative, else 0. */
+export function concernWeight(m: Pick<WindowMention, 'compound' | 'alarm'>): number {
+  if (m.alarm >= ALARMING_AT) return CONCERN_WEIGHTS.alarming;
+  return m.compound <= NEGATIVE_COMPOUND ? CONCERN_WEIGHTS.negative : 0;
+}
+
+/** The concern score of counted mentions: Σ concernWeight. */
+export const concernScore = (counted: readonly Pick<WindowMention, 'compound' | 'alarm'>[]) =>
+  counted.reduce((sum, m) => sum + concernWeight(m), 0);
 
 export interface SurgeCount {
   /** Mentions counted: near-duplicates once, at most MAX_PER_AUTHOR per account. */
@@ -279,8 +299,8 @@ export function zScore(n: number, base: Pick<Baseline, 'mean' | 'std'>): number 
 }
 
 /**
- * A window holds a surge: at least its `minMentions` counted mentions (WINDOWS), of which ≥ MIN_CONCERN and
- * ≥ CONCERN_SHARE are of concern, ≥ MIN_EVIDENCE independent evidence, and z ≥ OPEN_Z.
+ * A window holds a surge: at least its `minMentions` counted mentions (WINDOWS), a concern score (concernScore)
+ * ≥ MIN_CONCERN and ≥ CONCERN_SHARE × the counted mentions, ≥ MIN_EVIDENCE independent evidence, and z ≥ OPEN_Z.
  */
 export function isSurge(
   count: SurgeCount,
@@ -289,7 +309,7 @@ export function isSurge(
   windowMs: number,
 ): boolean {
   const n = count.counted.length;
-  const concern = count.counted.filter(isConcern).length;
+  const concern = concernScore(count.counted);
   return (
     n >= minMentionsFor(windowMs) &&
     concern >= MIN_CONCERN &&
@@ -315,6 +335,8 @@ export interface SeverityBasis {
   mentions: number;
   /** Counted mentions of concern (negative or alarming), and of each kind. */
   concern: number;
+  /** Their concern score: alarming × 1 + only negative × ½ (CONCERN_WEIGHTS). */
+  concern_score: number;
   negative: number;
   alarming: number;
   baseline_mean: number;
@@ -390,6 +412,7 @@ export function socialSeverity(
       window_minutes: Math.round(windowMs / MINUTE_MS),
       mentions: n,
       concern: count.counted.filter(isConcern).length,
+      concern_score: concernScore(count.counted),
       negative: count.counted.filter((m) => m.compound <= NEGATIVE_COMPOUND).length,
       alarming: count.counted.filter((m) => m.alarm >= ALARMING_AT).length,
       baseline_mean: round(base.mean),
@@ -440,8 +463,8 @@ export function socialSeverityBasis(basis: SeverityBasis, peak?: Severity): stri
     `${basis.baseline_mean} mentions per ${basis.window_minutes} min (the larger of the last 24 hours, ` +
     `${basis.recent_mean}, and this hour of day on ${basis.baseline_days} previous days, ${basis.hour_mean}); ` +
     `${basis.mentions} counted mentions in the last ${basis.window_minutes} minutes, ${basis.concern} of concern ` +
-    `(${basis.alarming} alarming, ${basis.negative} negative; mean compound ${basis.mean_compound}, engagement ` +
-    `${basis.engagement}); independent evidence ${evidenceFormula(basis.evidence)}, carried by ${carried}. ` +
+    `(${basis.alarming} alarming, ${basis.negative} negative; concern score ${basis.concern_score}; mean compound ` +
+    `${basis.mean_compound}, engagement ${basis.engagement}); independent evidence ${evidenceFormula(basis.evidence)}, carried by ${carried}. ` +
     `${OPEN_RULE} Bands: ${bands}, else low` +
     (peak === undefined ? '.' : `; severity kept at its peak (${peak}).`)
   );
@@ -450,8 +473,10 @@ export function socialSeverityBasis(basis: SeverityBasis, peak?: Severity): stri
 /** The opening rule, in words, from the same constants. */
 const OPEN_RULE =
   `A window of ${WINDOWS.map((w) => w.ms / MINUTE_MS).join(', ')} minutes opens a surge with ≥ ` +
-  `${WINDOWS.map((w) => w.minMentions).join(', ')} counted mentions, ≥ ${MIN_CONCERN} and ≥ ` +
-  `${Math.round(CONCERN_SHARE * 100)} % of them of concern, z ≥ ${OPEN_Z} and independent evidence ≥ ${MIN_EVIDENCE}.`;
+  `${WINDOWS.map((w) => w.minMentions).join(', ')} counted mentions, a concern score (alarming × ` +
+  `${CONCERN_WEIGHTS.alarming} + only negative × ${CONCERN_WEIGHTS.negative}) ≥ ${MIN_CONCERN} and ≥ ` +
+  `${Math.round(CONCERN_SHARE * 100)} % of the counted mentions, z ≥ ${OPEN_Z} and independent evidence ≥ ` +
+  `${MIN_EVIDENCE}.`;
 
 /** The terms of the alarming counted mentions: term → posts using it, most used first, at most `limit`. */
 export function alarmTermCounts(counted: readonly WindowMention[], limit = 10): Record<string, number> {
@@ -481,7 +506,7 @@ export function socialSummary(
   return (
     `${basis.mentions} mentions of "${entity}" in the last ${basis.window_minutes} minutes, ${basis.concern} ` +
     `of them negative or alarming (${basis.alarming} with crisis words${words ? `: ${words}` : ''}; ` +
-    `${basis.negative} negative in VADER), from ${e.accounts.count} accounts${platforms}, ${e.domains.count} ` +
+    `${basis.negative} negative in VADER; concern score ${basis.concern_score}), from ${e.accounts.count} accounts${platforms}, ${e.domains.count} ` +
     `linked domains and ${e.official.count} official sources, against a baseline of ${basis.baseline_mean} per ` +
     `${basis.window_minutes} minutes at this hour (z = ${basis.z}).`
   );
@@ -507,6 +532,8 @@ export function socialCorroboration(
     },
     concern: {
       mentions: basis.concern,
+      score: basis.concern_score,
+      needed: MIN_CONCERN,
       alarming: basis.alarming,
       negative: basis.negative,
       alarm_terms: terms,

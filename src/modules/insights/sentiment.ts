@@ -2,10 +2,12 @@
 // VADER's compound (negation, intensifiers, "but" contrast, punctuation and caps emphasis) corrected by the
 // complaint layer (trends' mentionSentiment: complaint phrases, sarcasm, service and courtesy words; the same
 // score trends use per mention), and wink-nlp's sentiment (a separate AFINN-derived lexicon with its own
-// negation and emoji handling). A text the complaint layer corrected is scored by the corrected VADER score
-// alone: wink's lexicon has the same blind spots (it scores "support", "help", "thanks" and "please" positive
-// and knows no complaint phrase), so averaging it in would undo the correction. Any other text is scored by
-// the mean of the two, which covers words one lexicon lacks. Neither lexicon is edited here.
+// negation and emoji handling). A text the complaint layer read (it corrected a word or matched a phrase, even
+// one it then weighed 0, such as "outage" in "is there an outage map?") is scored by the corrected VADER score
+// alone: wink's lexicon has the same blind spots (it scores "support", "help", "thanks" and "please" positive,
+// knows no complaint phrase and reads an asked-about or solved problem as a complaint), so averaging it in
+// would undo the correction. Any other text is scored by the mean of the two, which covers words one lexicon
+// lacks. Neither lexicon is edited here.
 // The decision thresholds are VADER's published cut-offs (±0.05); a text between them is neutral.
 // Quality is measured by `npm run eval` (scripts/eval/sentiment.eval.ts).
 import { createRequire } from 'node:module';
@@ -45,7 +47,7 @@ function winkScore(text: string): number {
 }
 
 /**
- * The combined score in [-1, 1]: the complaint-corrected VADER score when the complaint layer changed it,
+ * The combined score in [-1, 1]: the complaint-corrected VADER score when the complaint layer read the text,
  * else the mean of VADER compound and wink-nlp sentiment.
  */
 function sentimentScore(text: string | null | undefined): number {

@@ -3,7 +3,9 @@
  *
  * VADER is a general social-media lexicon. In posts written to or about a company it misreads three things:
  *  1. complaint phrases with no lexicon weight ("never answers", "ripoff", "on hold", "lost my bag",
- *     "still waiting", "cancelled", "refund");
+ *     "still waiting", "cancelled", "refund"), including implicit complaints that name a disruption or a
+ *     failure without any sentiment word ("been on hold 45 min", "where is my bag", "gate changed 3 times",
+ *     "your website is down", "why do you keep changing my itinerary");
  *  2. service and courtesy words it scores positive ("support", "help", "please", "thanks", "like") although
  *     they name the service or are politeness, not praise;
  *  3. praise words used sarcastically ("great, another delay", "love waiting on hold", "thanks for nothing").
@@ -23,8 +25,19 @@
  *    "without", any "n't" word, …) among the 3 words before it in its clause is not a complaint and is left to
  *    VADER ("wasn't delayed", "no delays"); with a hypothetical marker ("if", "whether", "avoid", "may",
  *    "in case", "expect", …) among the 4 words before it in its clause its weight is 0 ("if my flight is
- *    cancelled"). SELF_CONTAINED_PHRASES carry their own negation or are requests or sarcasm ("never
- *    answers", "no response", "still waiting", "refund", "thanks for nothing"): never cancelled.
+ *    cancelled"). SELF_CONTAINED_PHRASES carry their own negation or are sarcasm ("never answers", "no
+ *    response", "still waiting", "thanks for nothing"), and REQUEST_PHRASES ask for money back ("refund"):
+ *    neither is ever cancelled.
+ *  - **Information questions.** A COMPLAINT_PHRASES or REQUEST_PHRASES match in a clause that opens with an
+ *    asking word (ASKING_WORDS, after @handles and greetings) and ends with "?" or the text weighs 0 ("is my
+ *    flight delayed?", "can I get a refund if I cancel?"), unless "my"/"our" stands right before it ("a refund
+ *    for my cancelled flight?") or the clause has a reproach word ("why", "again", "another", "yet").
+ *  - **Solved problems.** A COMPLAINT_PHRASES match, or a VADER word of valence ≤ −1.5, within 3 words after
+ *    a RESOLUTION_WORDS word of its clause ("found my lost bag", "fixed my problem") weighs 0 and makes no
+ *    complaint, unless that word is negated ("haven't fixed") or is "found out".
+ *  - **Emphasis.** A phrase written in capitals in a text that is not all capitals gets VADER's capitals
+ *    increment (0.733) on its weight ("DELAYED AGAIN"). A hashtag containing a complaint stem (HASHTAG_STEMS:
+ *    "#fail", "#neveragain", "#worstairline") weighs −2 (VADER reads hashtags as unknown words).
  *  - **Complaint.** A text is a complaint when its phrase weights sum to ≤ −1.5, or it holds a VADER word of
  *    valence ≤ −1.5 that is not negated. It is a request when it has a "?" or a REQUEST_WORDS word.
  *  - **Never scored:** REQUEST_WORDS ("please", "kindly") and DESK_WORDS ("support"): Δ −= v.
@@ -39,11 +52,14 @@
  *    phrase ("Delayed again. Great.", but not "Delayed, but the crew kept us informed. Great job.").
  *    Words VADER already negated are left alone.
  *
+ * A text the layer read (any phrase, even at weight 0, a hashtag, a corrected word) is `matched`: the
+ * insight classifier then trusts the corrected VADER score alone.
+ *
  * The phrase list was written from general knowledge of customer-complaint language (support, billing,
  * delivery, product failures, travel disruption), not derived from any evaluation data.
  */
 import { createRequire } from 'node:module';
-import { N_SCALAR, NEGATE } from './vader.ts';
+import { C_INCR, N_SCALAR, NEGATE } from './vader.ts';
 
 const require = createRequire(import.meta.url);
 /** A word list written as whitespace-separated words. */
@@ -62,6 +78,8 @@ export const COMPLAINT_PHRASES: readonly (readonly [pattern: string, weight: num
   ['running|arrived|arriving|departed|departing|left|leaving|always|again late', -1.5],
   ['late again|arrival|departure|flight|flights|train|delivery|deliveries|shipment', -1.5],
   ['cancelled|canceled|cancellation|cancellations', -1.8],
+  // VADER's own weight, so that hypotheticals and questions can set it to 0 ("if I cancel")
+  ['cancel|cancels', -1],
   ['missed|miss|missing my|our|the connection|connecting|flight|train|bus|appointment', -2],
   ['misconnect|misconnected', -2],
   ['stranded', -2.5],
@@ -70,6 +88,18 @@ export const COMPLAINT_PHRASES: readonly (readonly [pattern: string, weight: num
   ['diverted', -1],
   ['overbooked|oversold', -1.8],
   ['bumped from|off', -2],
+  ['bumped me|us', -2],
+  ['downgraded|downgrade|downgrading', -1.8],
+  // "late" only where it describes the service ("is late", "flight late"), not the hour ("late night")
+  ['is|was|are|were|been|being|so|very|super|too|always late', -1.5],
+  [
+    'flight|flights|plane|planes|train|trains|bus|buses|driver|package|order|crew|pilot|everything late',
+    -1.5,
+  ],
+  [
+    'cancel|cancels|cancelling|canceling my|our|the|a flight|flights|reservation|booking|trip|order|appointment',
+    -1.8,
+  ],
   ['denied boarding', -2.5],
   [
     'lost|losing|lose|misplaced my|our|his|her|their|the|a bag|bags|luggage|baggage|suitcase|suitcases|package|parcel|order|stroller',
@@ -77,8 +107,30 @@ export const COMPLAINT_PHRASES: readonly (readonly [pattern: string, weight: num
   ],
   ['lost bag|bags|luggage|baggage|suitcase|package|parcel', -2.3],
   [
-    'bag|bags|luggage|baggage|suitcase|package|parcel|order|delivery [is|was|are|were|got|still|has|been] lost|missing|damaged|late|delayed',
+    'bag|bags|luggage|baggage|suitcase|package|parcel|order|delivery|box|item|contents [is|was|are|were|got|still|has|been] lost|missing|damaged|late|delayed|broken|crushed|smashed|cracked|soaked|torn|ripped|destroyed',
     -2.3,
+  ],
+  [
+    'arrived|arrives|came|comes|showed [back|up] damaged|broken|crushed|smashed|cracked|soaked|torn|ripped|destroyed|cold|open|opened',
+    -2,
+  ],
+  ['says|said|shows|showed|showing|marked [as] delivered', -1.5],
+  ['locked out', -2],
+  [
+    'my|our bag|bags|luggage|baggage|suitcase|suitcases|package|parcel|order|refund is|are|was|were still',
+    -1.8,
+  ],
+  [
+    'card|payment|transaction|purchase|transfer [was|got|is|keeps|kept|getting|being] declined|rejected|blocked|frozen|bounced',
+    -2,
+  ],
+  [
+    'bill|bills|price|prices|fee|fees|rate|rates|premium|fare|fares|cost|costs|subscription [has|have|just] doubled|tripled|skyrocketed|increased|jumped',
+    -1.8,
+  ],
+  [
+    'bill|bills|price|prices|fee|fees|rate|rates|premium|fare|fares|cost|costs|subscription went|goes up',
+    -1.8,
   ],
   ['wrong order|item|size|colour|color|address|package|parcel|bag|seat|charge|amount|meal', -1.5],
   ['sleep|sleeping|slept in|at the airport|terminal|gate', -2],
@@ -86,7 +138,7 @@ export const COMPLAINT_PHRASES: readonly (readonly [pattern: string, weight: num
   // product failures
   ['crash|crashes|crashed|crashing', -2],
   [
-    'keeps|kept|keep crashing|freezing|failing|dropping|disconnecting|closing|restarting|rebooting|breaking|buffering|lagging|logging',
+    'keeps|kept|keep crashing|freezing|failing|dropping|disconnecting|closing|restarting|rebooting|breaking|buffering|lagging|logging|giving|showing|throwing|saying|asking|telling|sending|charging|changing|cancelling|canceling|delaying|moving|pushing|bumping|redirecting|rejecting|declining',
     -2.3,
   ],
   ['freezes|froze', -1.5],
@@ -97,6 +149,8 @@ export const COMPLAINT_PHRASES: readonly (readonly [pattern: string, weight: num
   ['down again', -2],
   ['down all day|night|morning|afternoon|evening|week|weekend', -2],
   ['been down', -1.8],
+  ['is|are|was|were|currently|totally|completely down', -1.8],
+  ['site|website|app|server|servers|service|system|systems|network|internet|wifi|platform|portal down', -1.8],
   ['defective|faulty|malfunction|malfunctions|malfunctioning|malfunctioned', -2],
   ['fell|falling|falls apart', -2],
   ['dead on arrival', -2.5],
@@ -126,6 +180,19 @@ export const COMPLAINT_PHRASES: readonly (readonly [pattern: string, weight: num
   ['# minute|minutes|min|mins|hour|hours|hr|hrs|h on hold|call|tarmac|runway', -2],
   ['# minute|minutes|min|mins|hour|hours|hr|hrs|h on the phone|line|tarmac|runway', -2],
   ['# minute|minutes|min|mins|hour|hours|hr|hrs|h in line|queue', -2],
+  ['# minute|minutes|min|mins|hour|hours|hr|hrs|h in|on the|a * line|queue|plane|aircraft', -2],
+  ['# minute|minutes|min|mins|hour|hours|hr|hrs|h on|in the|a plane|aircraft|chat', -2],
+  [
+    'sitting|sat|waiting|waited|stuck|trapped|held on|in the|a plane|aircraft for # minute|minutes|min|mins|hour|hours|hr|hrs|h',
+    -2,
+  ],
+  // a duration that is still running ("2 hours now", "3 days straight", "5 hours so far")
+  ['# minute|minutes|min|mins|hour|hours|hr|hrs|h|day|days|week|weeks|month|months now|straight', -1.5],
+  ['# minute|minutes|min|mins|hour|hours|hr|hrs|h|day|days|week|weeks|month|months so far', -1.5],
+  [
+    '# minute|minutes|min|mins|hour|hours|hr|hrs|h past|after|behind departure|boarding|schedule|scheduled|takeoff',
+    -1.5,
+  ],
   ['# minute|minutes|min|mins|hour|hours|hr|hrs|h at the gate|airport|counter|desk', -2],
   ['hold time|times|music', -1.2],
   ['wait time|times', -1],
@@ -133,7 +200,8 @@ export const COMPLAINT_PHRASES: readonly (readonly [pattern: string, weight: num
   ['hung|hangs|hanging up', -2.2],
   ['call|calls dropped', -1.8],
   ['dropped call|calls', -1.8],
-  ['transferred # times', -1.8],
+  // having to repeat oneself, or being moved about ("called 6 times", "gate changed 3 times")
+  ['transferred|called|emailed|asked|messaged|changed|moved|rescheduled|pushed|postponed # times|time', -1.8],
   ['the runaround', -2],
   ['the run around', -2],
   ['waited|waiting # minute|minutes|min|mins|hour|hours|hr|hrs|h|day|days|week|weeks|month|months', -2],
@@ -146,6 +214,12 @@ export const COMPLAINT_PHRASES: readonly (readonly [pattern: string, weight: num
   ['waited|waiting all day|night|morning|afternoon|evening|week', -2],
   ['ignored|ignoring|ignores|ignore me|us|my|our|every|all|customers|messages|emails|calls|complaints', -2],
   ['why does|did|do|would it take', -1.5],
+  // a "why" question put to a company is a reproach more often than a question ("why is my bag in Denver")
+  [
+    "why is|are|was|were|isn't|isnt|wasn't|wasnt|aren't|arent|do|does|did|don't|dont|doesn't|doesnt|didn't|didnt|can't|cant|won't|wont|would|should|has|hasn't|hasnt|have|haven't|havent|must|am you|your|my|our|we|i|it|this|that|there|nobody|no|every|everything|everyone|nothing|so",
+    -1,
+  ],
+  ['why no|every|my|our|your', -1],
   ['takes|took|taking forever|ages', -1.8],
   ['been waiting', -1.5],
   ['kept|keep|keeps me|us|customers|people waiting', -2],
@@ -183,6 +257,19 @@ export const COMPLAINT_PHRASES: readonly (readonly [pattern: string, weight: num
   ['how hard can it be', -1.8],
   ['why is it so hard|difficult', -1.8],
   ['is this how you treat', -2.3],
+  ['how come', -1.2],
+  ['how is this|that|it acceptable|ok|okay|possible|legal|fair|allowed', -2],
+  ['# time|times this week|month|year|morning|trip', -1.5],
+  ['# time|times today', -1.5],
+  ['# time|times in a row', -1.5],
+  ['yet again|another', -1.5],
+  // staff behaviour
+  ['refused|refuses|refusing|refuse to', -2],
+  ['yelled|yelling|screamed|screaming|shouted|shouting|snapped at', -2],
+  ['shrugged|shrugs', -1.5],
+  ['rolled|rolls|rolling her|his|their eyes', -1.8],
+  ['talked|talking|talks down to', -2],
+  ['deal with it', -1.5],
   ['this is how you treat', -2.3],
 ];
 
@@ -190,12 +277,16 @@ export const COMPLAINT_PHRASES: readonly (readonly [pattern: string, weight: num
 export const SELF_CONTAINED_PHRASES: readonly (readonly [pattern: string, weight: number])[] = [
   // nobody answers
   [
-    'never answers|answer|answered|answering|responds|respond|responded|replies|reply|replied|calls|called|picks|picked|followed|showed|shows|came|comes|arrived|arrives|received|delivered|fixed|resolved|refunded|returned|heard',
+    'never answers|answer|answered|answering|responds|respond|responded|replies|reply|replied|calls|called|picks|picked|followed|showed|shows|came|comes|arrived|arrives|received|delivered|fixed|resolved|refunded|returned|heard|posted|credited|processed|updated|worked|works|work',
     -2,
   ],
   ['never got|get|gets back|a|an|my|our|any', -2],
   [
     'no|zero response|responses|reply|replies|answer|answers|callback|callbacks|call|follow|followup|resolution|refund|refunds|help|update|updates|explanation|apology|communication|information|info|assistance|support|compensation|contact|notice|warning|hotel|voucher|food|water|wifi|signal|service|internet|power|show|agents|staff|solution|acknowledgement|acknowledgment',
+    -2,
+  ],
+  [
+    'no|zero air|ac|heat|snack|snacks|drinks|bathroom|gate|plane|pilot|crew|seats|legroom|progress|idea|clue|options|luck|sign|word|confirmation|email|emails|notification|bag|bags|luggage|flights|meal|meals|blankets',
     -2,
   ],
   [
@@ -231,19 +322,27 @@ export const SELF_CONTAINED_PHRASES: readonly (readonly [pattern: string, weight
     -1.8,
   ],
   [
-    "can't|cant|cannot|couldn't|couldnt reach|contact|login|log|sign|check|access|cancel|change|book|rebook|use",
+    "can't|cant|cannot|couldn't|couldnt reach|contact|login|log|sign|check|access|cancel|change|book|rebook|use|see|find|pay|print|download|transfer",
     -1.8,
   ],
   ['unable to reach|contact|login|log|sign|check|access|cancel|change|book|rebook|use', -1.8],
   ['no way to reach|contact|cancel|get', -2],
+  ['not|without telling|informing|notifying|warning|asking me|us|anyone|anybody|passengers|customers', -1.8],
+  ["not|isn't|isnt|wasn't|wasnt my|our|her|his|their|your problem|job", -2],
+  ['does|did|do nothing', -1.5],
+  ['are you serious|kidding|joking', -1.8],
+  ["what is|what's|whats going on", -1.5],
   [
-    "still waiting|no|not|nothing|haven't|havent|hasn't|hasnt|didn't|didnt|don't|dont|doesn't|doesnt|can't|cant|cannot|broken|down|missing|stuck|delayed|unresolved|without|charged|unanswered|pending|nobody",
+    "where is|are|where's|wheres the|our|my crew|pilot|pilots|plane|agent|agents|staff|driver|technician|tech|captain|attendant|attendants",
+    -1.5,
+  ],
+  ['is anyone|anybody going|listening|working|home|there|even|actually|ever', -1.5],
+  [
+    "still waiting|no|not|nothing|haven't|havent|hasn't|hasnt|didn't|didnt|don't|dont|doesn't|doesnt|can't|cant|cannot|broken|down|missing|stuck|delayed|unresolved|without|charged|unanswered|pending|nobody|late|lost|sitting|showing|here|having|getting|dealing",
     -2,
   ],
+  ['still on|at|in the|a tarmac|runway|plane|gate|ground|hold|airport|line|queue', -2],
   ['and counting', -1.5],
-  // money back
-  ['refund|refunds|compensation|compensate|reimbursement|reimburse|chargeback', -1],
-  ['money back', -1.8],
   ['not worth', -1.8],
   // sarcasm and complaint idioms
   ['thanks|thank|thx for nothing', -2.5],
@@ -260,6 +359,15 @@ export const SELF_CONTAINED_PHRASES: readonly (readonly [pattern: string, weight
   ['never flying|using|buying|ordering|booking|recommending', -2.3],
   ["won't|wont|not be back|flying|using|buying|ordering|booking|returning|recommending", -2.3],
   ["don't|dont|not buy|fly|book|order|bother|recommend|trust", -2.3],
+];
+
+/**
+ * Asking for money back: a complaint that no negator cancels ("no refund", "never refunded") but that an
+ * information question makes neutral ("can I get a refund if I cancel?").
+ */
+export const REQUEST_PHRASES: readonly (readonly [pattern: string, weight: number])[] = [
+  ['refund|refunds|compensation|compensate|reimbursement|reimburse|chargeback', -1],
+  ['money back', -1.8],
 ];
 
 /**
@@ -338,6 +446,48 @@ const NEGATION_REACH = 3;
 const HYPOTHETICAL_REACH = 4;
 const GRATITUDE_REACH = 3;
 
+/**
+ * Words that say a problem was solved: a complaint phrase within RESOLUTION_REACH words after one of them in
+ * its clause weighs 0 ("found my lost bag", "fixed the outage", "handled the delay well", "finally stopped
+ * crashing"), unless the word is itself negated ("still haven't fixed the outage") or is "found out".
+ */
+const RESOLUTION_WORDS: readonly string[] = words(`
+  found fixed fixes resolved solved sorted restored recovered retrieved located handled stopped
+`);
+const RESOLUTION_REACH = 3;
+
+/**
+ * Words that open an information question ("is my flight delayed?", "how do I report a lost bag?", "can I
+ * get a refund?"). In a clause opened by one of them (after @handles and greetings) and ended by "?" or by the
+ * end of the text, complaint and money-back phrases weigh 0: the writer asks about a problem, and has not
+ * (yet) said it happened to them. "how" asks only as "how long|much|many|soon|early|often" or "how do|does|
+ * can|should I|we|my" ("how do you lose a bag?" is a reproach); "what a|an" exclaims ("what a rip-off").
+ */
+const ASKING_WORDS: readonly string[] = words(`
+  is are am will would can could do does should shall has have any what when which who
+`);
+/** Words skipped before a question's opening word. */
+const GREETINGS = words('hi hey hello hiya yo so ok okay um quick question just');
+/** After "how": asks for a measure. */
+const HOW_MEASURES = new Set(words('long much many soon early often'));
+/** After "how": an auxiliary, then a first-person word ("how do I …"). */
+const HOW_AUXILIARIES = new Set(words('do does can could should would'));
+const FIRST_PERSON = new Set(words('i we my our'));
+const POSSESSIVES = new Set(words('my our'));
+/** Words that make a question a reproach, not a request for information ("is it delayed AGAIN?"). */
+const REPROACH_WORDS = words('why again another yet seriously');
+
+/**
+ * Hashtags that name a complaint in one word ("#fail", "#neveragain", "#worstairline"): a hashtag that is not
+ * itself a VADER word and contains one of these stems weighs HASHTAG_WEIGHT, as a complaint phrase.
+ */
+const HASHTAG_STEMS: readonly string[] = words(`
+  fail worst neveragain sucks unacceptable ridiculous disappoint delay cancel stranded lostluggage
+  lostbag nightmare ripoff scam terrible horrible awful rude useless joke frustrat angry annoyed
+  badservice poorservice nothanks shameonyou
+`);
+const HASHTAG_WEIGHT = -2;
+
 // ---------------------------------------------------------------------------------------------------------
 // Compiled tables
 
@@ -345,6 +495,8 @@ interface PhraseEntry {
   pattern: string;
   weight: number;
   negatable: boolean;
+  /** Whether an information question makes the phrase neutral. */
+  askable: boolean;
 }
 
 interface TrieNode {
@@ -369,6 +521,10 @@ const F_FOR = 512;
 const F_REQUEST = 1024;
 const F_BUT = 2048;
 const F_DESK = 4096;
+const F_RESOLVED = 8192;
+const F_ASKING = 16384;
+const F_GREETING = 32768;
+const F_REPROACH = 65536;
 /** Words the layer may correct. */
 const CORRECTED = F_SERVICE | F_GRATITUDE | F_SARCASM | F_REQUEST | F_DESK;
 
@@ -427,10 +583,20 @@ flag(['for'], F_FOR);
 flag(REQUEST_WORDS, F_REQUEST);
 flag(DESK_WORDS, F_DESK);
 flag(['but'], F_BUT);
+flag(RESOLUTION_WORDS, F_RESOLVED);
+flag(ASKING_WORDS, F_ASKING);
+flag(GREETINGS, F_GREETING);
+flag(REPROACH_WORDS, F_REPROACH);
+// The "how" rules read the word after "how".
+flag(['how'], F_ASKING);
 
-function addPhrases(list: readonly (readonly [string, number])[], negatable: boolean): void {
+function addPhrases(
+  list: readonly (readonly [string, number])[],
+  negatable: boolean,
+  askable: boolean,
+): void {
   for (const [pattern, weight] of list) {
-    const entry: PhraseEntry = { pattern, weight, negatable };
+    const entry: PhraseEntry = { pattern, weight, negatable, askable };
     for (const seq of expandPattern(pattern)) {
       const [first, ...rest] = seq;
       if (first === undefined || first === '*') throw new Error(`A phrase cannot start with *: ${pattern}`);
@@ -459,9 +625,10 @@ function addPhrases(list: readonly (readonly [string, number])[], negatable: boo
     }
   }
 }
-addPhrases(COMPLAINT_PHRASES, true);
-addPhrases(SELF_CONTAINED_PHRASES, false);
-addPhrases(NEUTRAL_PHRASES, false);
+addPhrases(COMPLAINT_PHRASES, true, true);
+addPhrases(SELF_CONTAINED_PHRASES, false, false);
+addPhrases(REQUEST_PHRASES, false, true);
+addPhrases(NEUTRAL_PHRASES, false, false);
 
 // ---------------------------------------------------------------------------------------------------------
 // Scanning
@@ -473,6 +640,15 @@ interface Tokens {
   clause: number[];
   /** Whether the word follows "@" or "#" (a handle or a tag). */
   handle: boolean[];
+  /** Whether the word follows "#" (a tag). */
+  hashtag: boolean[];
+  /** Offset of the word in the text. */
+  start: number[];
+  /** How each clause ended, by clause number: the class of its end character, or C_OPEN at the text's end. */
+  clauseEnd: number[];
+  /** The original text, and whether its offsets match the lower-cased text's. */
+  text: string;
+  aligned: boolean;
   /** Whether the word was written in lower case (VADER's negators are case-sensitive: "Not" negates nothing). */
   lowerCase: boolean[];
   /** Number of tokens (the arrays are scratch space and may be longer). */
@@ -493,6 +669,8 @@ const C_APOSTROPHE = 3;
 const C_CLAUSE_END = 4; // . ; : and line breaks
 const C_EXCLAMATION = 5;
 const C_QUESTION = 6;
+/** A clause that runs to the end of the text without a closing mark. */
+const C_OPEN = 7;
 const CLASS = new Uint8Array(128);
 for (let c = 97; c <= 122; c++) CLASS[c] = C_LETTER;
 for (let c = 48; c <= 57; c++) CLASS[c] = C_DIGIT;
@@ -514,6 +692,11 @@ const SCRATCH: Tokens = {
   infos: [],
   clause: [],
   handle: [],
+  hashtag: [],
+  start: [],
+  clauseEnd: [],
+  text: '',
+  aligned: true,
   lowerCase: [],
   length: 0,
   butIndex: -1,
@@ -545,6 +728,9 @@ function pushWord(
   t.clause[k] = clause;
   const before = a > 0 ? lower.charCodeAt(a - 1) : 0;
   t.handle[k] = before === 64 || before === 35;
+  t.hashtag[k] = before === 35;
+  t.start[k] = a;
+  if (before === 35) t.relevant = true;
   let lowerCase = true;
   if (info !== undefined) {
     if ((info.flags & (F_VADER_NEGATOR | F_BUT)) !== 0 && aligned) {
@@ -553,7 +739,8 @@ function pushWord(
       if (t.butIndex === -1 && (info.flags & F_BUT) !== 0 && (lowerCase || original === 'BUT'))
         t.butIndex = k;
     }
-    if (info.root !== undefined || (info.flags & (CORRECTED | F_NUMBER)) !== 0) t.relevant = true;
+    if (info.root !== undefined || (info.flags & (CORRECTED | F_NUMBER | F_RESOLVED)) !== 0)
+      t.relevant = true;
   } else if (isDigit(word.charCodeAt(0))) t.relevant = true;
   t.lowerCase[k] = lowerCase;
 }
@@ -565,6 +752,8 @@ function tokenize(text: string): Tokens {
   const aligned = lower.length === text.length;
   const t = SCRATCH;
   t.length = 0;
+  t.text = text;
+  t.aligned = aligned;
   t.butIndex = -1;
   t.exclamations = 0;
   t.questions = 0;
@@ -597,8 +786,9 @@ function tokenize(text: string): Tokens {
     if (cls === C_EXCLAMATION) t.exclamations++;
     else if (cls === C_QUESTION) t.questions++;
     // Clause ends: . ! ? ; : and line breaks.
-    if (t.length > 0 && t.clause[t.length - 1] === clauseNo) clauseNo++;
+    if (t.length > 0 && t.clause[t.length - 1] === clauseNo) t.clauseEnd[clauseNo++] = cls;
   }
+  if (t.length > 0 && t.clause[t.length - 1] === clauseNo) t.clauseEnd[clauseNo] = C_OPEN;
   return t;
 }
 
@@ -664,7 +854,8 @@ function butFactor(t: Tokens, at: number): number {
 /** The valence VADER gives the word at `at`: its lexicon valence with negation and "but" applied. */
 function applied(t: Tokens, at: number): number {
   const v = t.infos[at]?.valence ?? 0;
-  if (v === 0) return 0;
+  // VADER looks "#fail" up as written and finds nothing: a hashtag has no valence for it.
+  if (v === 0 || t.hashtag[at]) return 0;
   return v * (vaderNegated(t, at) ? N_SCALAR : 1) * butFactor(t, at);
 }
 
@@ -707,6 +898,70 @@ function sarcastic(t: Tokens, at: number, strong: readonly number[]): boolean {
   return false;
 }
 
+/**
+ * Whether the phrase at `at` is solved: a resolution word (not negated, not "found out") among the
+ * RESOLUTION_REACH words before it in its clause.
+ */
+function resolved(t: Tokens, at: number): boolean {
+  for (let k = at - 1; k >= 0 && k >= at - RESOLUTION_REACH && t.clause[k] === t.clause[at]; k--) {
+    if ((flagsAt(t, k) & F_RESOLVED) === 0) continue;
+    if (t.words[k] === 'found' && t.words[k + 1] === 'out') continue;
+    if (!vaderNegated(t, k) && !flaggedBefore(t, k, NEGATION_REACH, F_NEGATOR)) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether the clause of token `at` is an information question (see ASKING_WORDS) that asks about the phrase
+ * at `at` in general: not when "my" or "our" stands right before it ("can I get a refund for my cancelled
+ * flight?" reports the writer's own cancellation).
+ */
+function asking(t: Tokens, at: number): boolean {
+  if (at > 0 && POSSESSIVES.has(t.words[at - 1]!)) return false;
+  const c = t.clause[at]!;
+  const end = t.clauseEnd[c];
+  if (end !== C_QUESTION && end !== C_OPEN) return false;
+  let first = at;
+  while (first > 0 && t.clause[first - 1] === c) first--;
+  let k = first;
+  while (k < t.length && t.clause[k] === c && (t.handle[k] || (flagsAt(t, k) & F_GREETING) !== 0)) k++;
+  if (k >= t.length || t.clause[k] !== c || (flagsAt(t, k) & F_ASKING) === 0) return false;
+  // "what a rip-off" exclaims.
+  if (t.words[k] === 'what' && (t.words[k + 1] === 'a' || t.words[k + 1] === 'an')) return false;
+  if (t.words[k] === 'how') {
+    const next = t.words[k + 1];
+    const after = t.words[k + 2];
+    const measure = next !== undefined && HOW_MEASURES.has(next);
+    const firstPerson =
+      next !== undefined && HOW_AUXILIARIES.has(next) && after !== undefined && FIRST_PERSON.has(after);
+    if (!measure && !firstPerson) return false;
+  }
+  for (let j = k; j < t.length && t.clause[j] === c; j++)
+    if ((flagsAt(t, j) & F_REPROACH) !== 0) return false;
+  return true;
+}
+
+/** Whether every word from `a` to `b` (exclusive) is written in capitals, in a text that is not all capitals. */
+function shouted(t: Tokens, a: number, b: number): boolean {
+  if (!t.aligned) return false;
+  let letters = false;
+  for (let k = a; k < b; k++) {
+    const from = t.start[k]!;
+    const original = t.text.slice(from, from + t.words[k]!.length);
+    if (original !== original.toUpperCase()) return false;
+    if (original !== t.words[k]) letters = true;
+  }
+  return letters && t.text !== t.text.toUpperCase();
+}
+
+/** The weight of a hashtag that names a complaint (HASHTAG_STEMS), else 0. */
+function hashtagWeight(t: Tokens, k: number): number {
+  if (!t.hashtag[k]) return 0;
+  const w = t.words[k]!;
+  for (const stem of HASHTAG_STEMS) if (w.includes(stem)) return HASHTAG_WEIGHT;
+  return 0;
+}
+
 interface ComplaintMatch {
   /** The lexicon pattern that matched. */
   pattern: string;
@@ -720,6 +975,11 @@ interface ComplaintReading {
   delta: number;
   /** Whether the text reads as a complaint (see the rules above). */
   complaint: boolean;
+  /**
+   * Whether the layer read anything (a phrase, even of weight 0 such as an asked-about "refund", a complaint
+   * hashtag, a corrected word): the text is then one where VADER's lexicon alone is known to misread.
+   */
+  matched: boolean;
   /** "!" and "?" counts, for VADER's punctuation emphasis. */
   exclamations: number;
   questions: number;
@@ -728,7 +988,13 @@ interface ComplaintReading {
 function read(text: string, matches: ComplaintMatch[] | null): ComplaintReading {
   const t = tokenize(text);
   if (!t.relevant)
-    return { delta: 0, complaint: false, exclamations: t.exclamations, questions: t.questions };
+    return {
+      delta: 0,
+      complaint: false,
+      matched: false,
+      exclamations: t.exclamations,
+      questions: t.questions,
+    };
   const n = t.length;
   let delta = 0;
   let phraseSum = 0;
@@ -737,25 +1003,42 @@ function read(text: string, matches: ComplaintMatch[] | null): ComplaintReading 
   /** Starts of strong phrase matches, ascending. */
   const strong: number[] = [];
   let request = t.questions > 0;
+  /** Whether the layer read anything in the text (a phrase, a hashtag, a corrected word), even at weight 0. */
+  let matched = false;
 
   for (let i = 0; i < n; ) {
     if ((flagsAt(t, i) & F_REQUEST) !== 0) request = true;
     const m = longestMatch(t, i);
     if (m === null) {
+      const tag = hashtagWeight(t, i);
+      if (tag !== 0) {
+        delta += tag * butFactor(t, i);
+        phraseSum += tag;
+        if (tag <= STRONG_PHRASE) strong.push(i);
+        consumed ??= new Uint8Array(n);
+        consumed[i] = 1;
+        matched = true;
+        matches?.push({ pattern: '#tag', text: t.words[i]!, weight: tag });
+      }
       i++;
       continue;
     }
     const { end, entry } = m;
     let weight = entry.weight;
     if (entry.negatable) {
-      // Negated: left to VADER ("wasn't delayed"). Hypothetical: no complaint, and no VADER valence either.
+      // Negated: left to VADER ("wasn't delayed"). Hypothetical or solved: no complaint, and no VADER valence
+      // either.
       if (flaggedBefore(t, i, NEGATION_REACH, F_NEGATOR)) {
         i++;
         continue;
       }
-      if (flaggedBefore(t, i, HYPOTHETICAL_REACH, F_HYPOTHETICAL)) weight = 0;
+      if (flaggedBefore(t, i, HYPOTHETICAL_REACH, F_HYPOTHETICAL) || resolved(t, i)) weight = 0;
     }
+    if (entry.askable && weight !== 0 && asking(t, i)) weight = 0;
+    // Capitals in a text that is not all capitals add VADER's own emphasis (C_INCR) to the phrase.
+    if (weight < 0 && shouted(t, i, end)) weight -= C_INCR;
     consumed ??= new Uint8Array(n);
+    matched = true;
     let replaced = 0;
     for (let k = i; k < end; k++) {
       consumed[k] = 1;
@@ -770,24 +1053,32 @@ function read(text: string, matches: ComplaintMatch[] | null): ComplaintReading 
   }
 
   let complaint = phraseSum <= STRONG_PHRASE;
-  for (let k = 0; k < n && !complaint; k++) {
+  for (let k = 0; k < n; k++) {
     const v = t.infos[k]?.valence ?? 0;
     if (v > NEGATIVE_WORD || consumed?.[k] === 1) continue;
-    if (!vaderNegated(t, k) && !flaggedBefore(t, k, NEGATION_REACH, F_NEGATOR)) complaint = true;
+    if (vaderNegated(t, k) || flaggedBefore(t, k, NEGATION_REACH, F_NEGATOR)) continue;
+    // A solved problem ("fixed my problem", "sorted out a fraudulent charge") is no complaint, and its word
+    // loses VADER's valence as a solved phrase does.
+    if (resolved(t, k)) {
+      delta -= applied(t, k);
+      matched = true;
+    } else complaint = true;
   }
   for (let k = 0; k < n; k++) {
     const i = t.infos[k];
     if (i === undefined || i.valence <= 0 || (i.flags & CORRECTED) === 0 || consumed?.[k] === 1) continue;
     if (vaderNegated(t, k)) continue;
     const f = i.flags;
+    const before = delta;
     if ((f & (F_REQUEST | F_DESK)) !== 0) delta -= applied(t, k);
     else if (!complaint && !request) continue;
     else if ((f & F_SARCASM) !== 0 && complaint && sarcastic(t, k, strong))
       delta += (N_SCALAR - 1) * applied(t, k);
     else if ((f & F_SERVICE) !== 0) delta -= applied(t, k);
     else if ((f & F_GRATITUDE) !== 0 && !forFollows(t, k)) delta -= applied(t, k);
+    if (delta !== before) matched = true;
   }
-  return { delta, complaint, exclamations: t.exclamations, questions: t.questions };
+  return { delta, complaint, matched, exclamations: t.exclamations, questions: t.questions };
 }
 
 /** The layer's reading of `text` (see the rules at the top of this file). */

@@ -427,6 +427,7 @@ function analyse(
   }
   const lowers = values.map((v) => v.toLowerCase());
   const cases = values.map(caseOf);
+  const foreign = looksForeign(values, lowers);
   const nextIsName = (i: number): boolean =>
     i + 1 < n &&
     types[i + 1] === 'word' &&
@@ -522,15 +523,19 @@ function analyse(
     const opener = names === 1 && end === i && sentenceStart[i] === 1;
     // A capitalised common word opening a sentence (`Cities open cooling centres`) is no name at all.
     const generic = opener && GENERIC_NOUNS.has(values[i].toLowerCase());
-    if (names <= 4 && !generic)
+    // In a text that reads as another language, a capitalised opener says even less (`El`, `La`, `Es`).
+    // A function word of another language (`El`, `La`, `Es`) is no name alone either.
+    const foreignWord = names === 1 && end === i && FOREIGN_FUNCTION_WORDS.has(lowers[i]);
+    if (names <= 4 && !generic && !foreignWord && !(opener && foreign))
       addScored(entities, join(i, end), opener ? weight * 0.25 : weight, offset + i);
     for (let k = i; k <= end; k++) cls[k] = 0;
     if (opener && i + 1 < n && cls[i + 1] === NOUN) cls[i] = NOUN;
     i = end;
   }
 
-  // Key phrases: runs of adjectives/nouns ending in a noun, at most 3 words (English heads come last).
-  for (let i = 0; i < n; i++) {
+  // Key phrases: runs of adjectives/nouns ending in a noun, 2 or 3 words (English heads come last). A single
+  // common word is no trend key (`strong`, `buying`, `ribs`): a word alone must be a name or a hashtag.
+  for (let i = 0; !foreign && i < n; i++) {
     if (cls[i] !== NOUN && cls[i] !== ADJ) continue;
     let end = i;
     while (end + 1 < n && (cls[end + 1] === NOUN || cls[end + 1] === ADJ)) end += 1;
@@ -546,15 +551,8 @@ function analyse(
     if (end >= start) {
       if (end - start >= 3) start = end - 2;
       const length = end - start + 1;
-      // Longer chunks are more specific; a single noun ranks below them unless it recurs.
-      if (length > 1 || !GENERIC_NOUNS.has(values[start].toLowerCase())) {
-        addScored(
-          phrases,
-          join(start, end),
-          weight * (length === 1 ? 0.75 : 1 + 0.5 * (length - 1)),
-          offset + start,
-        );
-      }
+      // Longer chunks are more specific; a single common word is no key.
+      if (length > 1) addScored(phrases, join(start, end), weight * (1 + 0.5 * (length - 1)), offset + start);
       // The compound inside a three-word chunk: `machine learning community` → `machine learning`.
       if (length === 3 && cls[start + 1] === NOUN) {
         addScored(phrases, join(start, start + 1), weight, offset + start);
@@ -579,8 +577,48 @@ const QUANTITY_WORDS: ReadonlySet<string> = new Set(
   wordList('dozens hundreds thousands millions billions scores'),
 );
 const AMOUNT_WORDS: ReadonlySet<string> = new Set(
-  wordList('hundred thousand million billion trillion percent per cent pct bn'),
+  wordList(`
+  hundred thousand million billion trillion percent per cent pct bn
+  km kms kilometer kilometers kilometre kilometres mi mile miles meter meters metre metres ft feet foot inch
+  inches cm mm kg kgs lb lbs ton tons tonne tonnes mph kph kmh knots hr hrs hour hours min mins minute minutes
+  sec secs second seconds am pm gb mb tb
+`),
 );
+
+// Function words of the languages posts most often come in besides English, where they do not double as
+// English words (no \`a\`, \`de\`, \`in\`, \`die\`, \`per\`): a text of unknown language with more of these than of
+// English function words is not read for key phrases, whose word lists are English (its names still are).
+const FOREIGN_FUNCTION_WORDS: ReadonlySet<string> = new Set(
+  wordList(`
+  el la los las del que por con una es en para se al lo su sus pero como más muy fue está están hay
+  il di che della nel gli sono è non alla delle dei anche
+  le les des du est une dans pour sur pas avec sont qui au aux ce cette
+  não em com uma os às pelo pela são foi
+  der das und ist nicht mit ein eine auf dem den zu sich
+  ang mga ng sa na ay yang dan ini itu untuk dari
+`),
+);
+const ENGLISH_MARKERS: ReadonlySet<string> = new Set(
+  wordList(`
+  the and of to is are was were for on with at this that from by it be have has had you we they he she my
+  our their will would an not but or in a i
+`),
+);
+
+/**
+ * True when a text's lower-case words look more like another language than English: more function words of
+ * FOREIGN_FUNCTION_WORDS than of ENGLISH_MARKERS (capitalised forms are not counted: `LA` is Los Angeles).
+ */
+function looksForeign(values: readonly string[], lowers: readonly string[]): boolean {
+  let foreign = 0;
+  let english = 0;
+  for (let i = 0; i < lowers.length; i++) {
+    if (values[i] !== lowers[i]) continue;
+    if (FOREIGN_FUNCTION_WORDS.has(lowers[i]!)) foreign++;
+    else if (ENGLISH_MARKERS.has(lowers[i]!)) english++;
+  }
+  return foreign > english;
+}
 
 const HASHTAG = /(?<![\p{L}\p{M}\p{N}_&#])#([\p{L}\p{M}\p{N}_]{1,100})/gu;
 

@@ -263,3 +263,50 @@ export function normaliseTokens(text: string): string[] {
   if (typeof text !== 'string' || text.length === 0) return [];
   return tokensOf(text.normalize('NFKC').replace(URL_IN_TEXT, ' '));
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// Names inside longer keys
+
+// Words that label a post rather than name its topic (`Breaking Alaska Airlines`, `Video Alaska Airlines`),
+// as keys (plural-folded). Stripped from the front of a key when what remains is an established name. Words
+// that begin names too (`New York`, `Live Aid`, `Apple Watch`) are not in the list.
+const LABEL_WORDS: ReadonlySet<string> = new Set(
+  wordList(`
+  breaking latest exclusive developing update video photo pic urgent
+`),
+);
+
+/** Contiguous spans of at least this many words of a longer key may be the name it is about. */
+const MIN_CONTAINED_NAME_WORDS = 2;
+
+/**
+ * The keys a candidate key may be counted under, in the order they are tried: its contiguous spans of at
+ * least two words (for a key of three words or more; longest first, then the one ending last, since English
+ * names end in their head: `max alaska airline` → `alaska airline`, then `max alaska`), and the key without its
+ * leading label words (`breaking boeing` → `boeing`, any length). The first one that is an established trend
+ * is the key the mention is counted under (the processor's `namesFor`).
+ */
+export function containedNames(key: string): string[] {
+  const words = key.split(' ');
+  const spans: { text: string; length: number; end: number }[] = [];
+  for (let length = words.length - 1; length >= MIN_CONTAINED_NAME_WORDS; length--) {
+    for (let start = words.length - length; start >= 0; start--) {
+      spans.push({ text: words.slice(start, start + length).join(' '), length, end: start + length });
+    }
+  }
+  let lead = 0;
+  while (lead < words.length - 1 && LABEL_WORDS.has(words[lead])) lead++;
+  if (lead > 0 && words.length - lead < MIN_CONTAINED_NAME_WORDS) {
+    spans.push({ text: words.slice(lead).join(' '), length: words.length - lead, end: words.length });
+  }
+  const out: string[] = [];
+  for (const span of spans) {
+    if (!out.includes(span.text) && isNameKey(span.text)) out.push(span.text);
+  }
+  return out;
+}
+
+/** A span can be a name only if it would be a key on its own (not stop-words only, not a stop phrase). */
+function isNameKey(span: string): boolean {
+  return normaliseKey(span) === span;
+}

@@ -3,10 +3,11 @@
 // docs/metrics.md states every formula and constant below; keep the two in step (and bump METRICS_VERSION
 // when a number would change).
 
-export const METRICS_VERSION = 'crestwatch-metrics/2';
+export const METRICS_VERSION = 'crestwatch-metrics/3';
 
 export const HOUR_MS = 3_600_000;
 export const HOURS_PER_WEEK = 168;
+const HOURS_PER_DAY = 24;
 
 /** Contract periods in hours. */
 export const PERIOD_HOURS = { '1h': 1, '24h': 24, '7d': 168, '30d': 720 } as const;
@@ -19,13 +20,20 @@ export const METRIC_CONSTANTS = Object.freeze({
   /** Recent baseline: EWMA over the 24 complete hours before the current one. */
   recentWindowHours: 24,
   recentAlpha: 0.2,
-  /** Seasonal baseline: EWMA over the same hour of the week in up to 4 past weeks, oldest first. */
+  /** Weekly baseline: EWMA over the same hour of the week in up to 4 past weeks, oldest first. */
   seasonalWeeks: 4,
   seasonalAlpha: 0.5,
-  /** Weight of the seasonal EWMA when both baselines exist. */
-  seasonalWeight: 0.5,
+  /** Daily baseline: median of the same hour of the day in up to 7 past days. */
+  dailyDays: 7,
   /** λ never goes below this, so a handful of mentions on a silent phrase is not a surge. */
   lambdaFloor: 1,
+  /** Below this much evidence in the last 60 minutes the velocity score is 0 and a trend is not rising. */
+  minEvidence: 2,
+  /** The current run: complete hours, up to 6 back, each z ≥ 2 above the baseline before the run… */
+  runMaxHours: 6,
+  runMinZ: 2,
+  /** …and at least half the run's busiest hour (the run keeps its pace); the current hour too. */
+  runPaceRatio: 0.5,
   /** score = 100 × (1 − e^(−max(z, 0) / k)). */
   squashK: 5,
   /** Lifecycle thresholds. */
@@ -33,6 +41,8 @@ export const METRIC_CONSTANTS = Object.freeze({
   emergingMinScore: 50,
   risingMinGrowthPct: 25,
   risingMinScore: 40,
+  /** Rising by the six-hour shape alone needs at least this velocity score (some surprise). */
+  risingShapeMinScore: 20,
   peakingNearMaxRatio: 0.8,
   decliningMaxGrowthPct: -25,
   shapeUpRatio: 1.25,
@@ -174,37 +184,110 @@ export function ewma(values: readonly number[], alpha: number): number | null {
 }
 
 interface VelocityBaseline {
-  /** The expected mentions for the current hour, after blending and the floor. */
+  /** The expected evidence for the current hour: the largest of the baselines below, floored at 1. */
   lambda: number;
-  /** EWMA (α 0.5) of the same hour of the week in past weeks, oldest first; null with < 1 week of data. */
-  seasonal: number | null;
-  /** EWMA (α 0.2) of the up to 24 complete hours before the current one; null when there are none. */
+  /** EWMA (α 0.2) of the up to 24 complete hours before the current one and before the run; null if none. */
   recent: number | null;
+  /** Median of the same hour of the day in up to 7 past days (before the run); null with no such day. */
+  daily: number | null;
+  /** EWMA (α 0.5) of the same hour of the week in up to 4 past weeks, oldest first; null with none. */
+  seasonal: number | null;
   /** How many past weeks fed `seasonal`. */
   weeks: number;
+  /** Index of the first hour of the current run (a burst still at its pace); n − 1 when there is none. */
+  runStart: number;
+}
+
+/** Median of a non-empty list (the mean of the two middle values for an even count). */
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 /**
- * The expected count λ for the current hour (hourly[n − 1]), from complete hours only:
- * seasonal = EWMA(α 0.5) of hourly[n − 1 − 168k] for k = 4…1 (those that exist, oldest first);
- * recent = EWMA(α 0.2) of hourly[n − 25 … n − 2] (those that exist);
- * λ = max(1, 0.5·seasonal + 0.5·recent), or max(1, whichever exists), or 1 when neither does.
+ * The expected count of hour `i` from the hours before `cutoff` (≤ i) only:
+ * recent = EWMA(α 0.2) of h[max(0, i − 24) … cutoff − 1];
+ * daily = median of h[i − 24d] for d = 1…7 with 0 ≤ i − 24d < cutoff;
+ * seasonal = EWMA(α 0.5) of h[i − 168k] for k = 4…1 (oldest first) with 0 ≤ i − 168k < cutoff;
+ * λ = max(1, the largest of those that exist), or 1 when none does.
  */
-export function velocityBaseline(hourly: readonly number[]): VelocityBaseline {
-  const n = hourly.length;
-  const seasonalValues: number[] = [];
+export function baselineAt(
+  hourly: readonly number[],
+  i: number,
+  cutoff: number,
+): Omit<VelocityBaseline, 'runStart'> {
+  // Loops rather than slices: this runs up to 25 times per trend and window (the run scan).
+  let seasonal: number | null = null;
+  let weeks = 0;
   for (let k = C.seasonalWeeks; k >= 1; k--) {
-    const i = n - 1 - k * HOURS_PER_WEEK;
-    if (i >= 0) seasonalValues.push(hourly[i]);
+    const j = i - k * HOURS_PER_WEEK;
+    if (j < 0 || j >= cutoff) continue;
+    seasonal =
+      seasonal === null ? hourly[j]! : C.seasonalAlpha * hourly[j]! + (1 - C.seasonalAlpha) * seasonal;
+    weeks++;
   }
-  const recentValues = hourly.slice(Math.max(0, n - 1 - C.recentWindowHours), Math.max(0, n - 1));
-  const seasonal = ewma(seasonalValues, C.seasonalAlpha);
-  const recent = ewma(recentValues, C.recentAlpha);
-  let blended: number;
-  if (seasonal !== null && recent !== null)
-    blended = C.seasonalWeight * seasonal + (1 - C.seasonalWeight) * recent;
-  else blended = seasonal ?? recent ?? 0;
-  return { lambda: Math.max(C.lambdaFloor, blended), seasonal, recent, weeks: seasonalValues.length };
+  const days: number[] = [];
+  for (let d = 1; d <= C.dailyDays; d++) {
+    const j = i - d * HOURS_PER_DAY;
+    if (j >= 0 && j < cutoff) days.push(hourly[j]!);
+  }
+  let recent: number | null = null;
+  for (let j = Math.max(0, i - C.recentWindowHours); j < cutoff; j++) {
+    recent = recent === null ? hourly[j]! : C.recentAlpha * hourly[j]! + (1 - C.recentAlpha) * recent;
+  }
+  const daily = days.length > 0 ? median(days) : null;
+  const expected = Math.max(recent ?? 0, daily ?? 0, seasonal ?? 0);
+  return { lambda: Math.max(C.lambdaFloor, expected), recent, daily, seasonal, weeks };
+}
+
+/** Whether hour value `v` is part of a run against expectation `lambda` (z ≥ 2, at least the evidence minimum). */
+function elevated(v: number, lambda: number): boolean {
+  return v >= C.minEvidence && anscombeZ(v, lambda) >= C.runMinZ;
+}
+
+/**
+ * The first hour of the current run: scanning the up to 6 complete hours before the current one, oldest
+ * first, an hour joins the run when it is elevated (z ≥ 2 and ≥ 2) against the baseline from before the run
+ * (before itself when no run is open) and is at least half the run's busiest hour so far; any other hour
+ * closes the run. The run counts for the current hour (`lastHour`) only if that hour keeps the pace too
+ * (≥ half the busiest). Returns n − 1 when there is no run.
+ */
+function currentRunStart(hourly: readonly number[], lastHour: number): number {
+  const n = hourly.length;
+  let start: number | null = null;
+  let peak = 0;
+  for (let i = Math.max(0, n - 1 - C.runMaxHours); i <= n - 2; i++) {
+    const v = hourly[i]!;
+    const lambda = baselineAt(hourly, i, start ?? i).lambda;
+    if (elevated(v, lambda) && (start === null || v >= C.runPaceRatio * peak)) {
+      if (start === null) {
+        start = i;
+        peak = v;
+      } else peak = Math.max(peak, v);
+    } else if (start !== null) {
+      // The run ended: this hour may open a new one against the baseline before itself.
+      start = null;
+      peak = 0;
+      if (elevated(v, baselineAt(hourly, i, i).lambda)) {
+        start = i;
+        peak = v;
+      }
+    }
+  }
+  if (start === null || lastHour < C.runPaceRatio * peak) return n - 1;
+  return start;
+}
+
+/**
+ * The expected count λ for the current hour (hourly[n − 1]): `baselineAt(hourly, n − 1, runStart)`, where
+ * runStart is the first hour of the current run (`currentRunStart`), so a new story's own first hours are not
+ * the baseline it is measured against while it keeps its pace. `lastHour` defaults to hourly[n − 1].
+ */
+export function velocityBaseline(hourly: readonly number[], lastHour?: number): VelocityBaseline {
+  const n = hourly.length;
+  const runStart = n === 0 ? -1 : currentRunStart(hourly, lastHour ?? hourly[n - 1]!);
+  return { ...baselineAt(hourly, n - 1, Math.max(0, runStart)), runStart };
 }
 
 /**
@@ -222,11 +305,13 @@ export function squash(z: number): number {
 }
 
 /**
- * velocity_score (0–100): how surprising the last 60 minutes are for this hour of the week.
- * squash(anscombeZ(lastHour, velocityBaseline(hourly).lambda)); `lastHour` is normally velocity_1h.
+ * velocity_score (0–100): how surprising the last 60 minutes' evidence is for this hour of the day and of
+ * the week. `hourly` is the evidence per hour, `lastHour` the evidence in the last 60 minutes:
+ * 0 when lastHour < 2 (one post is no trend); else squash(anscombeZ(lastHour, velocityBaseline(hourly).lambda)).
  */
 export function velocityScore(hourly: readonly number[], lastHour: number): number {
-  return squash(anscombeZ(lastHour, velocityBaseline(hourly).lambda));
+  if (lastHour < C.minEvidence) return 0;
+  return squash(anscombeZ(lastHour, velocityBaseline(hourly, lastHour).lambda));
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -240,6 +325,10 @@ interface LifecycleSignals {
   velocityScore: number;
   /** Hours since the trend was first seen; null when unknown (never emerging). */
   ageHours: number | null;
+  /** Evidence per hour, aligned with `hourly` (default: `hourly`). */
+  evidence?: readonly number[];
+  /** Evidence in the last 60 minutes (default: `lastHour`). */
+  lastHourEvidence?: number;
 }
 
 /**
@@ -257,9 +346,10 @@ export function sixHourShape(hourly: readonly number[], lastHour: number): 'up' 
 
 /**
  * lifecycle_stage, first rule that holds (g = growth, s = velocity_score, x = lastHour, h1 = hourly[n−2],
- * peak = max(hourly[n−P … n−2], x)):
+ * peak = max(hourly[n−P … n−2], x), e = evidence in the last 60 minutes):
  * 1. emerging — age < 24 h and s ≥ 50;
- * 2. rising — (g > 25, or g null with volume > 0) and (s ≥ 40 or six-hour shape up);
+ * 2. rising — (g > 25, or g null with volume > 0), e ≥ 2 and (s ≥ 40, or the evidence's six-hour shape is up
+ *    and s ≥ 20);
  * 3. peaking — overall_trend growing, peak > 0, h1 ≥ 0.8·peak and x ≤ h1 (at its high, no longer climbing);
  * 4. declining — g ≤ −25, or g ≤ −10 with six-hour shape down;
  * 5. stable — otherwise.
@@ -271,7 +361,16 @@ export function lifecycleStage(signals: LifecycleSignals): LifecycleStage {
   const shape = sixHourShape(hourly, x);
   if (ageHours !== null && ageHours < C.emergingMaxAgeHours && s >= C.emergingMinScore) return 'emerging';
   const growingFast = g === null ? current > 0 : g > C.risingMinGrowthPct;
-  if (growingFast && (s >= C.risingMinScore || shape === 'up')) return 'rising';
+  // Rising needs independent evidence: one account's or one text's repeats raise g, not the evidence.
+  const evidence = signals.lastHourEvidence ?? x;
+  const evidenceShape = sixHourShape(signals.evidence ?? hourly, evidence);
+  if (
+    growingFast &&
+    evidence >= C.minEvidence &&
+    (s >= C.risingMinScore || (evidenceShape === 'up' && s >= C.risingShapeMinScore))
+  ) {
+    return 'rising';
+  }
   const n = hourly.length;
   const h1 = at(hourly, n - 2);
   let peak = x;
@@ -377,6 +476,10 @@ export interface TrendMetricsInput {
   endHour: number;
   /** Per-minute counts for the last 60 minutes, oldest first; omitted → the last hourly bucket stands in. */
   minuteCounts?: readonly number[];
+  /** Evidence per hour, aligned with `hourly` (evidence.ts); omitted → every mention is evidence. */
+  evidence?: readonly number[];
+  /** Evidence per minute, aligned with `minuteCounts`; omitted → the last evidence bucket stands in. */
+  evidenceMinutes?: readonly number[];
   /** Period length in hours (PERIOD_HOURS). */
   periodHours: number;
   /** Epoch ms the metrics are computed at; defaults to the end of hour `endHour`. */
@@ -411,16 +514,20 @@ export function computeTrendMetrics(input: TrendMetricsInput): TrendMetrics {
   // Hours before the trend was first seen are "no data", not "no mentions": dropping them keeps the velocity
   // baseline from reading a new trend's empty past weeks as zeros. Sums are unchanged (missing counts 0).
   const firstHour = input.firstSeenAt === null ? null : hourIndex(input.firstSeenAt);
-  const hourly =
-    firstHour === null
-      ? input.hourly
-      : input.hourly.slice(Math.max(0, input.hourly.length - 1 - (input.endHour - firstHour)));
+  const known = (series: readonly number[]) =>
+    firstHour === null ? series : series.slice(Math.max(0, series.length - 1 - (input.endHour - firstHour)));
+  const hourly = known(input.hourly);
   const current = volume(hourly, periodHours);
   const previous = previousVolume(hourly, periodHours);
   const g = growth(current, previous);
   const lastHour =
     input.minuteCounts === undefined ? at(hourly, hourly.length - 1) : velocity1h(input.minuteCounts);
-  const score = velocityScore(hourly, lastHour);
+  // Velocity reads evidence (independent posts), volumes read mentions.
+  const evidence = input.evidence === undefined ? hourly : known(input.evidence);
+  let lastHourEvidence = lastHour;
+  if (input.evidenceMinutes !== undefined) lastHourEvidence = velocity1h(input.evidenceMinutes);
+  else if (input.evidence !== undefined) lastHourEvidence = at(evidence, evidence.length - 1);
+  const score = velocityScore(evidence, lastHourEvidence);
   const now = input.now ?? (input.endHour + 1) * HOUR_MS;
   const ageHours = input.firstSeenAt === null ? null : Math.max(0, now - input.firstSeenAt) / HOUR_MS;
   const s = input.sentiment;
@@ -434,7 +541,15 @@ export function computeTrendMetrics(input: TrendMetricsInput): TrendMetrics {
     overall_trend: overallTrend(g, current),
     velocity_score: score,
     velocity_1h: lastHour,
-    lifecycle_stage: lifecycleStage({ hourly, periodHours, lastHour, velocityScore: score, ageHours }),
+    lifecycle_stage: lifecycleStage({
+      hourly,
+      periodHours,
+      lastHour,
+      velocityScore: score,
+      ageHours,
+      evidence,
+      lastHourEvidence,
+    }),
     // From the unrounded mean, so the string is one rounding of sum / count.
     sentiment: formatSentiment(s.count > 0 ? s.sum / s.count : null),
     sentiment_category: sentimentCategory(s),

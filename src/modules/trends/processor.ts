@@ -1,5 +1,7 @@
-// Stored signals → trends: each signal's candidates are grouped under their normalised keys, and every
-// mention adds to its trend's hourly bucket (per platform, with VADER sentiment sums) and minute bucket.
+// Stored signals → trends: each signal's candidates are grouped under their normalised keys (a longer key that
+// contains an established name is counted under that name: keys.ts `nameFor`), and every mention adds to its
+// trend's hourly bucket (per platform, with VADER sentiment sums and evidence, see evidence.ts) and minute
+// bucket.
 // One transaction per batch: a signal is marked processed together with the counts it produced. A batch's
 // mentions are added up in memory first, so each trend, surface form, hourly and minute bucket is written
 // once per batch, in one multi-row statement per table.
@@ -8,7 +10,9 @@ import type { Clock } from '../../platform/clock.ts';
 import { TimeSlicer, yieldToEventLoop } from '../../platform/scheduling.ts';
 import type { SignalAnalysis } from './analysis.ts';
 import { categorise } from './categories.ts';
+import { type EvidenceBatch, EvidenceTracker } from './evidence.ts';
 import { titleFrom } from './extraction.ts';
+import { containedNames } from './keys.ts';
 import { HOUR_MS, METRIC_CONSTANTS } from './metrics.ts';
 import { InProcessNlp, type NlpPool } from './nlp-pool.ts';
 import type {
@@ -25,6 +29,11 @@ const MINUTE_MS = 60_000;
 const MINUTES_KEPT = 120;
 const SAMPLE_TEXTS = 20;
 const TYPE_RANK: Record<string, number> = { hashtag: 3, entity: 2, keyword: 1 };
+/**
+ * A name is established, so that longer keys containing it are counted under it, once its trend has this many
+ * mentions (stored, or in the batch being processed).
+ */
+const ESTABLISHED_NAME_MENTIONS = 3;
 
 interface Accumulated {
   type: string;
@@ -36,7 +45,7 @@ interface Accumulated {
   firstSeen: number;
   lastSeen: number;
   hourly: Map<string, HourlyIncrement>;
-  minutes: Map<number, number>;
+  minutes: Map<number, { mentions: number; evidence: number }>;
 }
 
 interface Prepared {
@@ -51,6 +60,8 @@ export interface ProcessResult {
 }
 
 export class TrendProcessor {
+  private readonly evidence = new EvidenceTracker();
+
   constructor(
     private readonly store: TrendsStore,
     private readonly clock: Clock,
@@ -85,7 +96,9 @@ export class TrendProcessor {
   private async commit({ pending, analyses }: Prepared): Promise<ProcessResult> {
     if (pending.length === 0) return { signals: 0, trends: 0, mentions: 0 };
     const slicer = new TimeSlicer();
-    let byKey = this.accumulate(pending, analyses);
+    const names = await this.namesFor(analyses);
+    let batch = this.evidence.batch();
+    let byKey = this.accumulate(pending, analyses, names, batch);
     const now = this.clock.now();
     await this.store.transaction(async (trx) => {
       // Claim first: a signal another process counted meanwhile must not be counted twice.
@@ -96,9 +109,12 @@ export class TrendProcessor {
       );
       if (claimed.size < pending.length) {
         const keep = pending.map((s) => claimed.has(s.id));
+        batch = this.evidence.batch();
         byKey = this.accumulate(
           pending.filter((_, i) => keep[i]),
           analyses.filter((_, i) => keep[i]),
+          names,
+          batch,
         );
       }
       await slicer.maybeYield();
@@ -130,7 +146,7 @@ export class TrendProcessor {
         const id = ids.get(key)!;
         for (const [surface, count] of acc.surfaces) surfaces.push({ trend_id: id, surface, count });
         for (const increment of acc.hourly.values()) hourly.push({ ...increment, trend_id: id });
-        for (const [minute, count] of acc.minutes) minutes.push({ trend_id: id, minute, mentions: count });
+        for (const [minute, count] of acc.minutes) minutes.push({ trend_id: id, minute, ...count });
         const trend = known.get(key);
         if (trend && (acc.surfaces.size > 1 || !acc.surfaces.has(trend.title))) retitle.push(trend);
       }
@@ -153,6 +169,8 @@ export class TrendProcessor {
         if (title !== '' && title !== trend.title) await this.store.setTitle(trend.id, title, trx);
       }
     });
+    // Only a committed batch's units are remembered: a rolled-back one counts nothing twice.
+    this.evidence.commit(batch);
     let mentions = 0;
     for (const acc of byKey.values()) mentions += acc.mentions;
     return { signals: pending.length, trends: byKey.size, mentions };
@@ -177,17 +195,58 @@ export class TrendProcessor {
     return total;
   }
 
-  private accumulate(pending: PendingSignal[], analyses: SignalAnalysis[]): Map<string, Accumulated> {
+  /**
+   * The established names longer keys of a batch are counted under (keys.ts `containedNames`, first match
+   * with at least ESTABLISHED_NAME_MENTIONS mentions, stored plus the batch's candidates).
+   */
+  private async namesFor(analyses: SignalAnalysis[]): Promise<Map<string, string>> {
+    const names = new Map<string, string>();
+    const counts = new Map<string, number>();
+    for (const { candidates } of analyses) {
+      for (const c of candidates) counts.set(c.key, (counts.get(c.key) ?? 0) + 1);
+    }
+    const inside = new Map<string, string[]>();
+    const lookup = new Set<string>();
+    for (const key of counts.keys()) {
+      if (!key.includes(' ')) continue;
+      const spans = containedNames(key);
+      if (spans.length === 0) continue;
+      inside.set(key, spans);
+      for (const span of spans) lookup.add(span);
+    }
+    if (lookup.size === 0) return names;
+    const stored = await this.store.mentionsByKey([...lookup]);
+    const mentions = (key: string) => (stored.get(key) ?? 0) + (counts.get(key) ?? 0);
+    for (const [key, spans] of inside) {
+      const name = spans.find((span) => mentions(span) >= ESTABLISHED_NAME_MENTIONS);
+      if (name !== undefined) names.set(key, name);
+    }
+    return names;
+  }
+
+  private accumulate(
+    pending: PendingSignal[],
+    analyses: SignalAnalysis[],
+    names: ReadonlyMap<string, string>,
+    batch: EvidenceBatch,
+  ): Map<string, Accumulated> {
     const byKey = new Map<string, Accumulated>();
     // Minute buckets older than the kept window would only be pruned again (backfills, old imports).
     const firstKeptMinute = Math.floor(this.clock.now() / MINUTE_MS) - MINUTES_KEPT;
+    const counted = new Set<string>();
     for (const [i, signal] of pending.entries()) {
-      const { candidates, score } = analyses[i]!;
+      const { candidates, score, fingerprint } = analyses[i]!;
       if (candidates.length === 0) continue;
       const hour = Math.floor(signal.observed_at / HOUR_MS);
       const minute = Math.floor(signal.observed_at / MINUTE_MS);
+      counted.clear();
       for (const candidate of candidates) {
-        let acc = byKey.get(candidate.key);
+        // A longer key counted under the name it contains; a signal mentions each trend once.
+        const key = names.get(candidate.key) ?? candidate.key;
+        if (counted.has(key)) continue;
+        counted.add(key);
+        const evidence = this.evidence.admit(batch, key, hour, signal.author, fingerprint) ? 1 : 0;
+        let acc = byKey.get(key);
         if (!acc) {
           acc = {
             type: candidate.type,
@@ -200,7 +259,7 @@ export class TrendProcessor {
             hourly: new Map(),
             minutes: new Map(),
           };
-          byKey.set(candidate.key, acc);
+          byKey.set(key, acc);
         }
         if ((TYPE_RANK[candidate.type] ?? 0) > (TYPE_RANK[acc.type] ?? 0)) acc.type = candidate.type;
         acc.surfaces.set(candidate.surface, (acc.surfaces.get(candidate.surface) ?? 0) + 1);
@@ -224,14 +283,22 @@ export class TrendProcessor {
             sentiment_sum: 0,
             positive: 0,
             negative: 0,
+            evidence: 0,
           };
           acc.hourly.set(bucketKey, bucket);
         }
         bucket.mentions++;
+        bucket.evidence += evidence;
         bucket.sentiment_sum += score;
         if (score >= METRIC_CONSTANTS.sentimentPositive) bucket.positive++;
         if (score <= METRIC_CONSTANTS.sentimentNegative) bucket.negative++;
-        if (minute >= firstKeptMinute) acc.minutes.set(minute, (acc.minutes.get(minute) ?? 0) + 1);
+        if (minute >= firstKeptMinute) {
+          const counts = acc.minutes.get(minute);
+          if (counts) {
+            counts.mentions++;
+            counts.evidence += evidence;
+          } else acc.minutes.set(minute, { mentions: 1, evidence });
+        }
       }
     }
     return byKey;

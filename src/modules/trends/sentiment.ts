@@ -56,7 +56,10 @@ function emphasis(exclamations: number, questions: number): number {
 interface MentionSentiment {
   /** In [-1, 1]; read with VADER's cut-offs (≥ 0.05 positive, ≤ −0.05 negative). */
   score: number;
-  /** True when the complaint layer changed the VADER score (complaint, sarcasm or courtesy language). */
+  /**
+   * True when the complaint layer read the text (complaint, sarcasm or courtesy language, or a complaint
+   * phrase it neutralised as asked about, hypothetical or solved), whether or not the score moved.
+   */
   corrected: boolean;
 }
 
@@ -79,7 +82,9 @@ export function mentionSentiment(text: string | null | undefined): MentionSentim
     // Like VADER, the layer has no known failure modes; if it had one, the mention keeps its VADER score.
     return { score: finish(c), corrected: false };
   }
-  if (reading.delta === 0) return { score: finish(c), corrected: false };
+  // A text the layer read but did not move (a phrase neutralised as a question, a hypothetical or a solved
+  // problem) keeps VADER's score and is still marked corrected: the layer has read it.
+  if (reading.delta === 0) return { score: finish(c), corrected: reading.matched };
   const read = Math.max(-MAX_READ, Math.min(MAX_READ, c));
   const sum = read * Math.sqrt(ALPHA / (1 - read * read));
   const e = emphasis(reading.exclamations, reading.questions);

@@ -23,8 +23,9 @@ import type { ListFilter, ListSort, SnapshotRow, TrendsStore } from './store.ts'
 import type { TrendsTable } from './tables.ts';
 
 const MINUTE_MS = 60_000;
-// The velocity baseline looks at the same hour of the week up to 4 weeks back.
-const BASELINE_HOURS = 4 * HOURS_PER_WEEK + 1;
+// The velocity baseline looks at the same hour of the week up to 4 weeks back, from each of the 6 hours the
+// current run is looked for in (metrics.ts currentRunStart).
+const BASELINE_HOURS = 4 * HOURS_PER_WEEK + 6 + 1;
 const PERIOD_WORDS: Record<PeriodName, string> = {
   '1h': 'hour',
   '24h': '24 hours',
@@ -338,14 +339,21 @@ export class TrendsService {
         await slicer.maybeYield();
         const rows = hourlyByTrend.get(trend.id) ?? [];
         const totals = new Array<number>(toHour - fromHour + 1).fill(0);
-        for (const row of rows) totals[row.hour - fromHour]! += row.mentions;
-        const minuteCounts = new Array<number>(60).fill(0);
-        for (const row of minutesByTrend.get(trend.id) ?? []) {
-          minuteCounts[row.minute - (nowMinute - 59)]! += row.mentions;
+        const evidence = new Array<number>(toHour - fromHour + 1).fill(0);
+        for (const row of rows) {
+          totals[row.hour - fromHour]! += Number(row.mentions);
+          evidence[row.hour - fromHour]! += Number(row.evidence);
         }
+        const minuteCounts = new Array<number>(60).fill(0);
+        const minuteEvidence = new Array<number>(60).fill(0);
+        for (const row of minutesByTrend.get(trend.id) ?? []) {
+          minuteCounts[row.minute - (nowMinute - 59)]! += Number(row.mentions);
+          minuteEvidence[row.minute - (nowMinute - 59)]! += Number(row.evidence);
+        }
+        const series = { totals, evidence, minuteCounts, minuteEvidence };
         out.set(
           trend.id,
-          windows.map((w) => this.viewIn(trend, w, rows, totals, fromHour, minuteCounts, now)),
+          windows.map((w) => this.viewIn(trend, w, rows, series, fromHour, now)),
         );
       }
     }
@@ -356,14 +364,14 @@ export class TrendsService {
     trend: TrendRow,
     w: MetricWindow,
     rows: HourlyRow[],
-    totals: number[],
+    series: { totals: number[]; evidence: number[]; minuteCounts: number[]; minuteEvidence: number[] },
     fromHour: number,
-    minuteCounts: number[],
     now: number,
   ): TrendItemView {
     const span = Math.max(2 * w.periodHours, BASELINE_HOURS);
     const start = w.endHour - span + 1 - fromHour;
-    const hourly = totals.slice(start, start + span);
+    const hourly = series.totals.slice(start, start + span);
+    const evidence = series.evidence.slice(start, start + span);
     const platforms: Record<string, number> = {};
     const sentiment: SentimentSums = { sum: 0, count: 0, positive: 0, negative: 0 };
     for (const row of rows) {
@@ -378,7 +386,9 @@ export class TrendsService {
     const metrics = computeTrendMetrics({
       hourly,
       endHour: w.endHour,
-      minuteCounts: w.live ? minuteCounts : undefined,
+      minuteCounts: w.live ? series.minuteCounts : undefined,
+      evidence,
+      evidenceMinutes: w.live ? series.minuteEvidence : undefined,
       periodHours: w.periodHours,
       now: w.live ? now : undefined,
       firstSeenAt: trend.first_seen_at,

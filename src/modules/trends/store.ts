@@ -28,6 +28,7 @@ export interface PendingSignal {
   keywords: string | null;
   lang: string | null;
   category_hint: string | null;
+  author: string | null;
   observed_at: number;
 }
 
@@ -109,6 +110,7 @@ function writeStatements(dialect: Dialect) {
       'update signals set processed_at = {0} where id in ({rows}) and processed_at is null returning id',
     ),
     trendsByKey: list('select id, key, title from trends where key in ({rows})'),
+    mentionsByKey: list('select key, mentions from trends where key in ({rows})'),
     upsertTrends: rows(
       'insert into trends (key, title, type, category, first_seen_at, last_seen_at, mentions) values {rows} ' +
         'on conflict (key) do update set mentions = trends.mentions + excluded.mentions, ' +
@@ -125,18 +127,20 @@ function writeStatements(dialect: Dialect) {
       3,
     ),
     addHourly: rows(
-      'insert into trend_hourly (trend_id, platform, hour, mentions, sentiment_sum, positive, negative) ' +
+      'insert into trend_hourly (trend_id, platform, hour, mentions, sentiment_sum, positive, negative, evidence) ' +
         'values {rows} on conflict (trend_id, platform, hour) do update set ' +
         'mentions = trend_hourly.mentions + excluded.mentions, ' +
         'sentiment_sum = trend_hourly.sentiment_sum + excluded.sentiment_sum, ' +
         'positive = trend_hourly.positive + excluded.positive, ' +
-        'negative = trend_hourly.negative + excluded.negative',
-      7,
+        'negative = trend_hourly.negative + excluded.negative, ' +
+        'evidence = trend_hourly.evidence + excluded.evidence',
+      8,
     ),
     addMinutely: rows(
-      'insert into trend_minutely (trend_id, minute, mentions) values {rows} ' +
-        'on conflict (trend_id, minute) do update set mentions = trend_minutely.mentions + excluded.mentions',
-      3,
+      'insert into trend_minutely (trend_id, minute, mentions, evidence) values {rows} ' +
+        'on conflict (trend_id, minute) do update set mentions = trend_minutely.mentions + excluded.mentions, ' +
+        'evidence = trend_minutely.evidence + excluded.evidence',
+      4,
     ),
     surfacesOf: list('select trend_id, surface, count from trend_surfaces where trend_id in ({rows})'),
   };
@@ -220,7 +224,7 @@ export class TrendsStore {
   pendingSignals(limit: number, afterId = 0): Promise<PendingSignal[]> {
     return this.db
       .selectFrom('signals')
-      .select(['id', 'source', 'text', 'title', 'keywords', 'lang', 'category_hint', 'observed_at'])
+      .select(['id', 'source', 'text', 'title', 'keywords', 'lang', 'category_hint', 'author', 'observed_at'])
       .where('processed_at', 'is', null)
       .where('id', '>', afterId)
       .orderBy('id')
@@ -254,6 +258,19 @@ export class TrendsStore {
         statement.query(part.length, part),
       );
       for (const row of rows) out.set(row.key, { id: row.id, title: row.title });
+    }
+    return out;
+  }
+
+  /** The stored mentions of the trends with the given keys (keys without a trend are absent). */
+  async mentionsByKey(keys: string[], trx: Executor = this.db): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    const statement = this.write.mentionsByKey;
+    for (const part of chunks(keys, statement.maxRows)) {
+      const { rows } = await trx.executeQuery<{ key: string; mentions: number }>(
+        statement.query(part.length, part),
+      );
+      for (const row of rows) out.set(row.key, Number(row.mentions));
     }
     return out;
   }
@@ -317,7 +334,16 @@ export class TrendsStore {
     for (const part of chunks(rows, statement.maxRows)) {
       const parameters: unknown[] = [];
       for (const r of part) {
-        parameters.push(r.trend_id, r.platform, r.hour, r.mentions, r.sentiment_sum, r.positive, r.negative);
+        parameters.push(
+          r.trend_id,
+          r.platform,
+          r.hour,
+          r.mentions,
+          r.sentiment_sum,
+          r.positive,
+          r.negative,
+          r.evidence,
+        );
       }
       await trx.executeQuery(statement.query(part.length, parameters));
     }
@@ -328,7 +354,7 @@ export class TrendsStore {
     const statement = this.write.addMinutely;
     for (const part of chunks(rows, statement.maxRows)) {
       const parameters: unknown[] = [];
-      for (const r of part) parameters.push(r.trend_id, r.minute, r.mentions);
+      for (const r of part) parameters.push(r.trend_id, r.minute, r.mentions, r.evidence);
       await trx.executeQuery(statement.query(part.length, parameters));
     }
   }
@@ -353,7 +379,7 @@ export class TrendsStore {
   hourlyRows(trendId: number, fromHour: number, toHour: number) {
     return this.reader
       .selectFrom('trend_hourly')
-      .select(['platform', 'hour', 'mentions', 'sentiment_sum', 'positive', 'negative'])
+      .select(['platform', 'hour', 'mentions', 'sentiment_sum', 'positive', 'negative', 'evidence'])
       .where('trend_id', '=', trendId)
       .where('hour', '>=', fromHour)
       .where('hour', '<=', toHour)
@@ -383,7 +409,16 @@ export class TrendsStore {
   hourlyRowsFor(trendIds: number[], fromHour: number, toHour: number) {
     return this.reader
       .selectFrom('trend_hourly')
-      .select(['trend_id', 'platform', 'hour', 'mentions', 'sentiment_sum', 'positive', 'negative'])
+      .select([
+        'trend_id',
+        'platform',
+        'hour',
+        'mentions',
+        'sentiment_sum',
+        'positive',
+        'negative',
+        'evidence',
+      ])
       .where('trend_id', 'in', trendIds)
       .where('hour', '>=', fromHour)
       .where('hour', '<=', toHour)
@@ -394,7 +429,7 @@ export class TrendsStore {
   minuteRowsFor(trendIds: number[], fromMinute: number, toMinute: number) {
     return this.reader
       .selectFrom('trend_minutely')
-      .select(['trend_id', 'minute', 'mentions'])
+      .select(['trend_id', 'minute', 'mentions', 'evidence'])
       .where('trend_id', 'in', trendIds)
       .where('minute', '>=', fromMinute)
       .where('minute', '<=', toMinute)

@@ -29,12 +29,16 @@ export interface TrendHourlyTable {
   sentiment_sum: number;
   positive: number;
   negative: number;
+  /** Mentions that count as evidence: not a repeat of an account or a text in this trend-hour (evidence.ts). */
+  evidence: number;
 }
 
 export interface TrendMinutelyTable {
   trend_id: number;
   minute: number;
   mentions: number;
+  /** The minute's mentions that count as evidence (see TrendHourlyTable.evidence). */
+  evidence: number;
 }
 
 export interface TrendMetricsTable {

@@ -4,6 +4,8 @@ import fc from 'fast-check';
 import { alarm } from '../../../src/modules/crisis/alarm.ts';
 import { isOfficialDomain, linkedDomains, originOf } from '../../../src/modules/crisis/origins.ts';
 import {
+  CONCERN_WEIGHTS,
+  concernScore,
   countIndependent,
   EVIDENCE_WEIGHTS,
   independentEvidence,
@@ -111,6 +113,8 @@ describe('independent evidence', () => {
   it('five accounts on one platform are not enough; the same five over three platforms are', () => {
     const texts = crisisReports(5);
     assert.equal(opens(texts.map((t, i) => mention(i, t))).open, false);
+    // A sixth independent account on the same platform is enough.
+    assert.equal(opens(crisisReports(6).map((t, i) => mention(i, t))).open, true);
     const spread = opens(texts.map((t, i) => mention(i, t, { source: ['x', 'reddit', 'bluesky'][i % 3] })));
     assert.equal(spread.evidence.total, 5 + 2 * EVIDENCE_WEIGHTS.platforms);
     assert.deepEqual(spread.evidence.carried_by, ['accounts', 'platforms']);
@@ -144,6 +148,47 @@ describe('independent evidence', () => {
       linkedDomains('see http://bit.ly/x and https://twitter.com/a and https://www.bbc.co.uk/n'),
       ['bbc.co.uk'],
     );
+  });
+
+  // Ten accounts react to something felt around a watched name: one post uses a crisis word, four grumble
+  // (negative in VADER), five just talk about it.
+  const grumbles = [
+    'Acme tower says the building is in emergency mode, checking floors now',
+    'ugh, that Acme rumble woke me up, not cool at all',
+    'damn Acme rumble again, so annoying at 3am',
+    'Acme rumble again, I hate being woken up like this',
+    'seriously Acme, stop rattling my windows, so annoying',
+    'did anyone else feel that in Acme just now?',
+    'Acme is trending already, the internet is fast',
+    'my coffee moved on the table in Acme, I guess that was it',
+    'felt it in the kitchen in Acme, all fine here',
+    'Acme rumble number three this year, we are used to it',
+  ];
+
+  it('a burst of grumbles with one crisis word is not a crisis: a merely negative post counts half', () => {
+    const result = opens(grumbles.map((t, i) => mention(i, t)));
+    const counted = result.count.counted;
+    assert.equal(counted.length, 10);
+    assert.equal(counted.filter((m) => m.alarm >= 1).length, 1);
+    assert.equal(counted.filter((m) => m.alarm < 1 && m.compound <= -0.05).length, 4);
+    // Five of ten are negative or alarming (more than a third), but their concern score is 1 + 4 × ½ = 3.
+    assert.equal(concernScore(counted), CONCERN_WEIGHTS.alarming + 4 * CONCERN_WEIGHTS.negative);
+    assert.ok(concernScore(counted) < counted.length / 3);
+    assert.ok(result.evidence.total >= 6 && result.z >= 3, 'only the concern is missing');
+    assert.equal(result.open, false);
+  });
+
+  it('the same burst opens when the posts report harm and emergency, not only annoyance', () => {
+    const reports = [
+      'Acme tower: windows shattered and people injured, ambulances on the way',
+      'Acme mall ceiling collapsed, people trapped, rescue teams called',
+      'Acme tower evacuated, residents told to take shelter outside',
+      'Acme: two dead after the old bridge collapsed',
+    ];
+    const texts = [...grumbles.slice(0, 6), ...reports];
+    const result = opens(texts.map((t, i) => mention(i, t)));
+    assert.equal(result.count.counted.filter((m) => m.alarm >= 1).length, 5);
+    assert.equal(result.open, true);
   });
 
   it('a launch (positive, a few grumbles) is not a crisis however loud', () => {

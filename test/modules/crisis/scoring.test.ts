@@ -3,6 +3,9 @@ import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { contentHash, evidenceVersion, normaliseExcerpt } from '../../../src/modules/crisis/hashing.ts';
 import {
+  CONCERN_WEIGHTS,
+  concernScore,
+  concernWeight,
   countIndependent,
   floodSeverity,
   freshness,
@@ -66,6 +69,41 @@ describe('crisis formulas', () => {
       Array.from({ length: 20 }, (_, i) => mention(i, ['x', 'reddit'][i % 2], base)),
     );
     assert.equal(spam.counted.length, 1);
+  });
+
+  it('concern weighs an alarming mention 1 and a merely negative one ½', () => {
+    assert.equal(concernWeight({ compound: 0, alarm: 1 }), 1);
+    assert.equal(concernWeight({ compound: -0.8, alarm: 1 }), 1, 'alarming and negative counts once');
+    assert.equal(concernWeight({ compound: -0.8, alarm: 0.5 }), 0.5);
+    assert.equal(concernWeight({ compound: -0.05, alarm: 0 }), 0.5);
+    assert.equal(concernWeight({ compound: -0.04, alarm: 0.5 }), 0);
+    assert.equal(
+      concernScore([
+        { compound: 0, alarm: 1 },
+        { compound: -0.5, alarm: 0 },
+        { compound: 0.4, alarm: 0 },
+      ]),
+      CONCERN_WEIGHTS.alarming + CONCERN_WEIGHTS.negative,
+    );
+  });
+
+  it('a window of merely negative posts needs twice as many of them as alarming ones', () => {
+    const calm = windowBaseline([], 48 * 3600_000, 600_000);
+    const window = (alarmingPosts: number, negativePosts: number, neutral: number) => {
+      const counted = [
+        ...Array.from({ length: alarmingPosts }, (_, i) => ({ ...mention(i, 'x', `a ${i}`), alarm: 1 })),
+        ...Array.from({ length: negativePosts }, (_, i) => mention(100 + i, 'x', `n ${i}`)),
+        ...Array.from({ length: neutral }, (_, i) => ({ ...mention(200 + i, 'x', `q ${i}`), compound: 0.3 })),
+      ];
+      const count = { counted, raw: counted.length, origins: ['x'] };
+      return isSurge(count, independentEvidence(counted), zScore(counted.length, calm), 600_000);
+    };
+    assert.equal(window(3, 0, 3), true);
+    assert.equal(window(0, 3, 3), false, 'three grumbles are a concern score of 1.5');
+    assert.equal(window(0, 6, 0), true);
+    assert.equal(window(1, 4, 1), true);
+    // A third of the window must be concern: 2 + 2 × ½ = 3 of 10 is not enough.
+    assert.equal(window(2, 2, 6), false);
   });
 
   it('one account counts at most twice', () => {

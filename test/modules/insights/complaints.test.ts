@@ -5,7 +5,14 @@ import { after, before, describe, test } from 'node:test';
 import { analyzeOffline, sentimentSection } from '../../../src/modules/insights/analyzer.ts';
 import { classifySentiment } from '../../../src/modules/insights/index.ts';
 import { ManualClock } from '../../../src/platform/clock.ts';
-import { COMPLAINT_BRAND, SEVEN_COMPLAINTS } from '../../fixtures/complaints.ts';
+import {
+  COMPLAINT_BRAND,
+  IMPLICIT_COMPLAINTS,
+  INFORMATION_QUESTIONS,
+  REPROACH_QUESTIONS,
+  SEVEN_COMPLAINTS,
+  SOLVED_PROBLEMS,
+} from '../../fixtures/complaints.ts';
 import { buildTestApp, call, createUser, type TestContext } from '../../helpers/app.ts';
 import { RELAXED_PLANS, settle } from './fixtures.ts';
 
@@ -52,6 +59,39 @@ describe('classifySentiment on complaints and service talk', () => {
     ]) {
       assert.equal(classifySentiment(text).category, 'neutral', text);
     }
+  });
+});
+
+describe('classifySentiment on implicit complaints, questions and solved problems', () => {
+  test('implicit complaints are negative', () => {
+    for (const text of [...IMPLICIT_COMPLAINTS, ...REPROACH_QUESTIONS]) {
+      assert.equal(classifySentiment(text).category, 'negative', text);
+    }
+  });
+
+  test('information questions stay neutral, also where wink-nlp alone reads the problem word as negative', () => {
+    for (const text of INFORMATION_QUESTIONS) {
+      assert.equal(classifySentiment(text).category, 'neutral', text);
+    }
+  });
+
+  test('a solved problem with thanks is positive', () => {
+    for (const text of SOLVED_PROBLEMS) assert.equal(classifySentiment(text).category, 'positive', text);
+  });
+
+  test('an insight on a mix of implicit complaints, questions and thanks states their shares', () => {
+    const texts = [
+      ...IMPLICIT_COMPLAINTS.slice(0, 6),
+      ...INFORMATION_QUESTIONS.slice(0, 2),
+      SOLVED_PROBLEMS[0]!,
+    ];
+    const section = sentimentSection(
+      texts.map((t) => classifySentiment(t)),
+      COMPLAINT_BRAND,
+      7,
+    );
+    assert.equal(section.sentiment_category, 'negative');
+    assert.match(section.sentiment_summary, /11 % are positive, 67 % negative and 22 % neutral/);
   });
 });
 

@@ -5,6 +5,7 @@ import {
   absoluteChange,
   anscombeZ,
   averageVelocity,
+  baselineAt,
   computeTrendMetrics,
   ewma,
   formatSentiment,
@@ -214,26 +215,97 @@ describe('velocity', () => {
     assert.equal(velocity1h([]), 0);
   });
 
-  test('the baseline blends the same hour of past weeks with recent hours', () => {
+  test('the baseline is the largest of the same hour of past weeks, of past days and of recent hours', () => {
     // n = 337: the current hour is index 336; same hour 1 and 2 weeks back: 168 and 0
     const hourly = repeat(337, 10);
     hourly[0] = 40;
     hourly[168] = 60;
     const b = velocityBaseline(hourly);
-    // seasonal EWMA oldest first: 40 → 0.5·60 + 0.5·40 = 50; recent = 24 × 10 → 10
+    // seasonal EWMA oldest first: 40 → 0.5·60 + 0.5·40 = 50; recent = 24 × 10 → 10;
+    // daily = median of the same hour 1…7 days back (312, 288, …, 168) = median(10 × 6, 60) = 10
     assert.equal(b.seasonal, 50);
     assert.equal(b.recent, 10);
+    assert.equal(b.daily, 10);
     assert.equal(b.weeks, 2);
-    assert.equal(b.lambda, 30); // 0.5·50 + 0.5·10
-    // x = 100: z = 2(√100.375 − √30.375) = 9.0147…; score = 100(1 − e^(−1.80295)) = 83.52
-    assert.equal(velocityScore(hourly, 100), 83.52);
+    assert.equal(b.lambda, 50); // max(50, 10, 10)
+    // x = 100: z = 2(√100.375 − √50.375) = 5.8423…; score = 100(1 − e^(−1.16846)) = 68.92
+    assert.equal(velocityScore(hourly, 100), 68.92);
   });
 
-  test('the recent baseline is an EWMA of complete hours, floored at 1', () => {
-    // [0, 10, 20] before the current hour: 0 → 0.2·10 = 2 → 0.2·20 + 0.8·2 = 5.6
-    assert.ok(Math.abs(velocityBaseline([0, 10, 20, 99]).lambda - 5.6) < 1e-12);
+  test('the recent baseline is an EWMA of complete hours before the cutoff, floored at 1', () => {
+    // [0, 10, 20] before hour 3: 0 → 0.2·10 = 2 → 0.2·20 + 0.8·2 = 5.6
+    assert.ok(Math.abs(baselineAt([0, 10, 20, 99], 3, 3).lambda - 5.6) < 1e-12);
+    // cutoff 1: only [0] → 0, floored to 1
+    assert.equal(baselineAt([0, 10, 20, 99], 3, 1).lambda, 1);
     assert.equal(velocityBaseline([0, 0, 0, 7]).lambda, 1);
-    assert.deepEqual(velocityBaseline([]), { lambda: 1, seasonal: null, recent: null, weeks: 0 });
+    assert.deepEqual(velocityBaseline([]), {
+      lambda: 1,
+      seasonal: null,
+      recent: null,
+      daily: null,
+      weeks: 0,
+      runStart: -1,
+    });
+  });
+
+  test('a daily peak at the same hour is expected, not a surge (median of the same hour in past days)', () => {
+    // 14 days of 40 at 09:00 and 4 in every other hour, then day 15 up to 09:00 with 40 again
+    const hourly: number[] = [];
+    for (let day = 0; day < 15; day++)
+      for (let h = 0; h < 24 && (day < 14 || h <= 9); h++) hourly.push(h === 9 ? 40 : 4);
+    const b = velocityBaseline(hourly, 40);
+    assert.equal(b.daily, 40);
+    assert.equal(b.lambda, 40);
+    assert.equal(velocityScore(hourly, 40), 0);
+    // the same 40 at 10:00, where the day's rhythm says 4, is a surge
+    const shifted = [...hourly.slice(0, -1), 4, 40];
+    assert.ok(velocityScore(shifted, 40) >= 50, String(velocityScore(shifted, 40)));
+  });
+
+  test('a new story keeps its surprise while it keeps its pace: its own first hours are not its baseline', () => {
+    // first hour 12 mentions, the last 60 minutes 12 again: the run started in the first hour, so λ is the
+    // floor 1 (nothing before the run): z = 2(√12.375 − √1.375) = 4.6901…; score = 60.86
+    assert.equal(velocityBaseline([12, 12], 12).runStart, 0);
+    assert.equal(velocityScore([12, 12], 12), 60.86);
+    assert.equal(velocityScore([12, 12], 12), velocityScore([12], 12));
+    // an established trend at 2 an hour, then 30, 30 and 30 now: λ stays 2 (the run is excluded)
+    const quiet = repeat(30, 2);
+    assert.equal(velocityBaseline([...quiet, 30, 30, 30], 30).lambda, 2);
+    // pace lost: 100, 100, then 30 in the last hour (< half of 100): the run no longer counts, λ = recent EWMA
+    const fading = velocityBaseline([...quiet, 100, 100, 30], 30);
+    assert.equal(fading.runStart, 32);
+    assert.ok(fading.lambda > 30);
+    assert.equal(velocityScore([...quiet, 100, 100, 30], 30), 0);
+  });
+
+  test('a run is looked for in the last 6 complete hours only: a level held longer becomes the baseline', () => {
+    // 10 an hour, then 30 for 11 hours: the scan (6 hours back) starts inside the run, where the recent EWMA
+    // has caught up (30 − 20 × 0.8⁵ = 23.4, z(30) < 2): no run, λ = 28.28…
+    const hourly = [...repeat(36, 10), ...repeat(11, 30), 25];
+    assert.equal(velocityBaseline(hourly, 25).runStart, hourly.length - 1);
+    assert.ok(Math.abs(velocityBaseline(hourly, 25).lambda - (30 - 20 * 0.8 ** 11)) < 1e-9);
+  });
+
+  test('velocity and rising read evidence: one account repeating itself is neither surging nor rising', () => {
+    // 150 mentions in the last hour, 1 of them evidence (the rest repeat its account or text)
+    const spam = computeTrendMetrics(
+      input([...repeat(24, 0), 150], { evidence: [...repeat(24, 0), 1], firstSeenAt: null }),
+    );
+    assert.equal(spam.velocity_1h, 150);
+    assert.equal(spam.velocity_score, 0);
+    assert.equal(spam.lifecycle_stage, 'stable');
+    // the same 150 mentions from 30 independent posts: z = 2(√30.375 − √1.375) = 8.6770…; score = 82.37
+    const real = computeTrendMetrics(
+      input([...repeat(24, 0), 150], { evidence: [...repeat(24, 0), 30], firstSeenAt: null }),
+    );
+    assert.equal(real.velocity_score, 82.37);
+    assert.equal(real.lifecycle_stage, 'rising');
+  });
+
+  test('one post is no trend: below 2 of evidence in the last hour the score is 0', () => {
+    assert.equal(velocityScore([], 1), 0);
+    assert.equal(velocityScore(repeat(24, 0), 1), 0);
+    assert.ok(velocityScore(repeat(24, 0), 2) > 0);
   });
 
   test('the Anscombe z and the squashing', () => {

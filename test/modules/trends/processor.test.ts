@@ -39,7 +39,7 @@ describe('trend processing', () => {
       {
         source: 'x',
         external_id: 't3',
-        text: 'openai is terrible at naming things, awful',
+        text: 'OpenAI is terrible at naming things, awful',
         observed_at: '2026-11-21T10:05:00Z',
       },
     ]);

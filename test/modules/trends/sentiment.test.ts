@@ -10,6 +10,7 @@ import {
   expandPattern,
   GRATITUDE_WORDS,
   NEUTRAL_PHRASES,
+  REQUEST_PHRASES,
   REQUEST_WORDS,
   SARCASM_WORDS,
   SELF_CONTAINED_PHRASES,
@@ -17,7 +18,13 @@ import {
 } from '../../../src/modules/trends/complaints.ts';
 import { compound, mentionSentiment, sentimentCategory } from '../../../src/modules/trends/index.ts';
 import { mentionScore } from '../../../src/modules/trends/sentiment.ts';
-import { SEVEN_COMPLAINTS } from '../../fixtures/complaints.ts';
+import {
+  IMPLICIT_COMPLAINTS,
+  INFORMATION_QUESTIONS,
+  REPROACH_QUESTIONS,
+  SEVEN_COMPLAINTS,
+  SOLVED_PROBLEMS,
+} from '../../fixtures/complaints.ts';
 
 describe('compound', () => {
   test('positive text scores above 0.05', () => {
@@ -72,7 +79,7 @@ describe('complaint layer and mentionScore', () => {
 
   test('every phrase of the lexicon, in every written form, reads as a complaint', () => {
     let forms = 0;
-    for (const [pattern] of [...COMPLAINT_PHRASES, ...SELF_CONTAINED_PHRASES]) {
+    for (const [pattern] of [...COMPLAINT_PHRASES, ...SELF_CONTAINED_PHRASES, ...REQUEST_PHRASES]) {
       for (const seq of expandPattern(pattern)) {
         const phrase = seq.map((w) => (w === '#' ? '3' : w === '*' ? 'really' : w)).join(' ');
         const text = `Update from me: ${phrase}.`;
@@ -146,6 +153,60 @@ describe('complaint layer and mentionScore', () => {
     negative('They never answer the phone');
     negative('Still no refund');
     negative('I did not get a refund');
+  });
+
+  test('implicit complaints (a disruption or failure named without a sentiment word) score negative', () => {
+    for (const text of IMPLICIT_COMPLAINTS) {
+      assert.equal(compound(text), 0, `VADER reads "${text}" as ${compound(text)}`);
+      assert.ok(complaintPhrases(text).length > 0, text);
+      negative(text);
+    }
+    // "not her problem" is a negated negative word for VADER, so it reads as praise.
+    assert.ok(compound('@skyjet asked the agent and was told it is not her problem') > 0.05);
+    negative('@skyjet asked the agent and was told it is not her problem');
+  });
+
+  test('an information question about a problem is neutral; a question about one’s own problem or a reproach is not', () => {
+    for (const text of INFORMATION_QUESTIONS) {
+      assert.deepEqual(complaintPhrases(text), [], text);
+      neutral(text);
+    }
+    // Without the question rule these read as complaints: VADER alone already calls some negative.
+    assert.ok(compound('@skyjet is my flight delayed?') < -0.05);
+    // The same phrases once the writer reports them as theirs, or reproaches.
+    for (const text of REPROACH_QUESTIONS) negative(text);
+    // "what a" exclaims, it does not ask; a statement is no question.
+    negative('What a rip-off');
+    negative('@skyjet is down again');
+    negative('@skyjet my flight is delayed.');
+  });
+
+  test('a problem named as solved is no complaint: thanks and praise keep their weight', () => {
+    for (const text of SOLVED_PROBLEMS) positive(text);
+    assert.deepEqual(complaintPhrases('@skyjet found my lost bag, thank you!'), []);
+    // Not solved: the resolution word is negated, or is "found out".
+    negative('@acmefiber nobody has fixed the outage');
+    negative('@skyjet found out my flight was cancelled from the app');
+  });
+
+  test('capitals add VADER’s emphasis to a complaint phrase, and a complaint hashtag counts as a phrase', () => {
+    assert.ok(mentionScore('@skyjet my flight is DELAYED') < mentionScore('@skyjet my flight is delayed'));
+    // An all-capitals text has no contrast, as in VADER.
+    assert.equal(mentionScore('MY FLIGHT IS DELAYED'), mentionScore('my flight is delayed'));
+    assert.deepEqual(
+      complaintPhrases('@skyjet #WorstAirline #fail').map((m) => m.text),
+      ['worstairline', 'fail'],
+    );
+    assert.equal(compound('@skyjet #neveragain'), 0);
+    negative('@skyjet #neveragain');
+    // A hashtag without a complaint stem is just a tag.
+    assert.equal(mentionSentiment('@skyjet #travel #summer').corrected, false);
+  });
+
+  test('a phrase the layer weighs 0 still marks the mention as read by the layer', () => {
+    const m = mentionSentiment('@acmefiber is there an outage map?');
+    assert.equal(m.score, 0);
+    assert.equal(m.corrected, true);
   });
 
   test('VADER negators are case-sensitive, as in VADER ("Nothing." negates nothing)', () => {

@@ -17,6 +17,7 @@ import { recommendations } from './0014_recommendations.ts';
 import { notifications } from './0015_notifications.ts';
 import { dataExports } from './0016_exports.ts';
 import { reports } from './0017_reports.ts';
+import { trendEvidence } from './0018_trend_evidence.ts';
 import type { Dialect } from './helpers.ts';
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -40,6 +41,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0015_notifications': notifications(dialect),
         '0016_exports': dataExports(dialect),
         '0017_reports': reports(dialect),
+        '0018_trend_evidence': trendEvidence(dialect),
       };
     },
   };

@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { EvidenceTracker, signalFingerprint, textFingerprint } from '../../../src/modules/trends/evidence.ts';
+import { containedNames } from '../../../src/modules/trends/keys.ts';
+
+describe('evidence weighting', () => {
+  test('copies that differ in links, handles, counters, case and punctuation have one fingerprint', () => {
+    const a = textFingerprint('RT @amy: Quillmont GIVEAWAY, click now!! https://spam.example/1');
+    const b = textFingerprint('@bob quillmont giveaway click now #2 https://spam.example/2');
+    assert.equal(a, 'quillmont giveaway click now');
+    assert.equal(b, a);
+    assert.notEqual(signalFingerprint('Quillmont giveaway'), signalFingerprint('Quillmont opens a store'));
+  });
+
+  test('an account or a text counts once per trend and hour; other trends and hours are apart', () => {
+    const tracker = new EvidenceTracker();
+    const batch = tracker.batch();
+    const fp = (text: string) => signalFingerprint(text);
+    assert.equal(tracker.admit(batch, 'kestrel', 10, 'ann', fp('one')), true);
+    assert.equal(tracker.admit(batch, 'kestrel', 10, 'ann', fp('two')), false, 'same account');
+    assert.equal(tracker.admit(batch, 'kestrel', 10, 'bob', fp('one')), false, 'same text');
+    assert.equal(tracker.admit(batch, 'kestrel', 10, 'bob', fp('three')), true);
+    assert.equal(tracker.admit(batch, 'harbour', 10, 'ann', fp('one')), true, 'another trend');
+    assert.equal(tracker.admit(batch, 'kestrel', 11, 'ann', fp('one')), true, 'another hour');
+    assert.equal(tracker.admit(batch, 'kestrel', 10, null, fp('one')), true, 'no author: counts in full');
+  });
+
+  test('a committed batch is remembered by the next; an uncommitted one is not', () => {
+    const tracker = new EvidenceTracker();
+    const first = tracker.batch();
+    assert.equal(tracker.admit(first, 'kestrel', 10, 'ann', 1), true);
+    // Not committed (rolled back or rebuilt): a new batch judges afresh.
+    assert.equal(tracker.admit(tracker.batch(), 'kestrel', 10, 'ann', 1), true);
+    tracker.commit(first);
+    assert.equal(tracker.admit(tracker.batch(), 'kestrel', 10, 'ann', 2), false);
+    // Hours older than the newest and the two before it are forgotten: their mentions count in full.
+    const later = tracker.batch();
+    tracker.admit(later, 'other', 13, 'zed', 3);
+    tracker.commit(later);
+    assert.equal(tracker.admit(tracker.batch(), 'kestrel', 10, 'ann', 2), true);
+  });
+});
+
+describe('names inside longer keys', () => {
+  test('spans of two words or more, longest first, then the one ending last; label words stripped', () => {
+    assert.deepEqual(containedNames('max alaska airline'), ['alaska airline', 'max alaska']);
+    assert.deepEqual(containedNames('boeing max alaska airline').slice(0, 3), [
+      'max alaska airline',
+      'boeing max alaska',
+      'alaska airline',
+    ]);
+    assert.deepEqual(containedNames('breaking boeing'), ['boeing']);
+    // Single words are not names inside a longer key, and `new` begins names.
+    assert.deepEqual(containedNames('alaska airline'), []);
+    assert.deepEqual(containedNames('new york'), []);
+  });
+});

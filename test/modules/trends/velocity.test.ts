@@ -1,0 +1,210 @@
+// Velocity that ignores rhythm, spam and noise (issue 17), through the real app: signals in through the API,
+// the trend engine's pass with a ManualClock, the list read back.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { ManualClock } from '../../../src/platform/clock.ts';
+import { buildTestApp, call, createUser, type Json, type TestContext } from '../../helpers/app.ts';
+
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+// Day 15 of the daily topic, 09:59 UTC: the current hour is 09:00–09:59.
+const NOW = Date.parse('2026-11-21T09:59:00Z');
+const NINE = Date.parse('2026-11-21T09:00:00Z');
+
+/** A distinct lower-case word per number (texts that differ only in digits are one text). */
+function word(n: number): string {
+  let out = '';
+  let v = n;
+  do {
+    out += String.fromCharCode(97 + (v % 26));
+    v = Math.floor(v / 26);
+  } while (v > 0);
+  return out;
+}
+
+interface Signal {
+  source: string;
+  external_id: string;
+  text: string;
+  author?: string;
+  observed_at: string;
+}
+
+let seq = 0;
+/** `count` posts about `name` at `at`…, each by its own account with its own text unless told otherwise. */
+function posts(
+  name: string,
+  count: number,
+  at: (i: number) => number,
+  options: { author?: (i: number) => string; text?: (i: number) => string } = {},
+): Signal[] {
+  return Array.from({ length: count }, (_, i) => {
+    const n = ++seq;
+    return {
+      source: ['x', 'reddit', 'bluesky'][n % 3]!,
+      external_id: `${name}-${n}`,
+      text: options.text?.(i) ?? `${name} sighted near the ${word(n)} pier`,
+      author: options.author?.(i) ?? `person_${word(n)}`,
+      observed_at: new Date(at(i)).toISOString(),
+    };
+  });
+}
+
+/** Spread over the current hour up to 09:58. */
+const thisHour = (count: number) => (i: number) => NINE + Math.floor((i * 58 * MIN) / count);
+
+describe('velocity ignores rhythm, spam and noise', () => {
+  let ctx: TestContext;
+  let reader: string;
+  const clock = new ManualClock(NOW);
+
+  before(async () => {
+    ctx = await buildTestApp({ clock, background: false });
+    const feeder = (await createUser(ctx, 'enterprise', ['ingest'])).key;
+    reader = (await createUser(ctx, 'enterprise', ['read'])).key;
+    const signals: Signal[] = [];
+    // A daily 09:00 topic: 40 mentions at 09:00 and 4 in every other hour, for 14 days, then 40 at 09:00 today.
+    for (let h = 14 * 24 + 9; h >= 0; h--) {
+      const start = NINE - h * HOUR;
+      const count = new Date(start).getUTCHours() === 9 ? 40 : 4;
+      signals.push(
+        ...posts('Tidewater Regatta', count, h === 0 ? thisHour(count) : (i) => start + 20 * MIN + i),
+      );
+    }
+    // A real breakout: nothing, then 30 in an hour from 30 accounts with 30 texts.
+    signals.push(...posts('Kestrel Bridge', 30, thisHour(30)));
+    // 150 posts by one account in one hour.
+    signals.push(...posts('Glimmerfax', 150, thisHour(150), { author: () => 'one_loud_account' }));
+    // One text copy-pasted from 150 accounts (links and handles differ).
+    signals.push(
+      ...posts('Quillmont', 150, thisHour(150), {
+        text: (i) => `@fan${i} Quillmont giveaway, click now!! https://spam.example/${i}`,
+      }),
+    );
+    // A phrase seen once.
+    signals.push(...posts('Vexlowe Harbour', 1, () => NINE + 50 * MIN));
+    for (let i = 0; i < signals.length; i += 1000) {
+      const res = await call(ctx.app, 'POST', '/api/signals', {
+        key: feeder,
+        body: { signals: signals.slice(i, i + 1000) },
+      });
+      assert.equal(res.statusCode, 202, res.body);
+      assert.deepEqual(res.data.rejected, []);
+    }
+    await ctx.app.services.engine.tick();
+  });
+  after(async () => ctx.close());
+
+  const trend = async (search: string): Promise<Json> => {
+    const res = await call(ctx.app, 'GET', `/api/trends?search=${encodeURIComponent(search)}`, {
+      key: reader,
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    const found = res.data.trends.find((t: Json) => t.title.toLowerCase() === search.toLowerCase());
+    assert.ok(found, `${search} in ${res.data.trends.map((t: Json) => t.title)}`);
+    return found;
+  };
+
+  test('a daily 09:00 peak on its 15th day is expected: velocity < 50, neither emerging nor rising', async () => {
+    const daily = await trend('Tidewater Regatta');
+    assert.equal(daily.velocity_1h, 40);
+    assert.ok(daily.velocity_score < 50, `velocity_score ${daily.velocity_score}`);
+    assert.ok(!['emerging', 'rising'].includes(daily.lifecycle_stage), daily.lifecycle_stage);
+  });
+
+  test('a real breakout (0 → 30 in an hour from many accounts) is flagged', async () => {
+    const breakout = await trend('Kestrel Bridge');
+    assert.equal(breakout.velocity_1h, 30);
+    assert.ok(breakout.velocity_score >= 50, `velocity_score ${breakout.velocity_score}`);
+    assert.ok(['emerging', 'rising'].includes(breakout.lifecycle_stage), breakout.lifecycle_stage);
+  });
+
+  test('150 posts by one account, or one text from 150 accounts, stay below 50 and do not emerge', async () => {
+    for (const name of ['Glimmerfax', 'Quillmont']) {
+      const spam = await trend(name);
+      assert.equal(spam.velocity_1h, 150, name);
+      assert.ok(spam.velocity_score < 50, `${name} velocity_score ${spam.velocity_score}`);
+      assert.ok(!['emerging', 'rising'].includes(spam.lifecycle_stage), `${name} ${spam.lifecycle_stage}`);
+    }
+  });
+
+  test('a phrase with one mention is not rising and does not rank first by velocity', async () => {
+    const once = await trend('Vexlowe Harbour');
+    assert.equal(once.velocity_score, 0);
+    assert.notEqual(once.lifecycle_stage, 'rising');
+    const res = await call(ctx.app, 'GET', '/api/trends?sort_by=velocity&limit=5', { key: reader });
+    assert.equal(res.data.trends[0].title, 'Kestrel Bridge');
+    assert.ok(!res.data.trends.slice(0, 1).some((t: Json) => t.title === 'Vexlowe Harbour'));
+  });
+});
+
+describe('a new story keeps its surprise while it keeps its pace', () => {
+  test('the velocity of a story with an unchanged count does not collapse after its first hour', async () => {
+    // The story breaks at 10:40 (first seen then), 12 posts between +10 and +37 minutes, none after. At +44 and
+    // +64 minutes the last 60 minutes hold the same 12 posts: the first hour is the story's own run, not its
+    // baseline.
+    const start = Date.parse('2026-11-21T10:40:00Z');
+    const clock = new ManualClock(start + 44 * MIN);
+    const ctx = await buildTestApp({ clock, background: false });
+    try {
+      const feeder = (await createUser(ctx, 'enterprise', ['ingest', 'read'])).key;
+      const res = await call(ctx.app, 'POST', '/api/signals', {
+        key: feeder,
+        body: {
+          signals: [
+            ...posts('Ambergate Airways', 1, () => start),
+            ...posts('Ambergate Airways', 11, (i) => start + (10 + i * 2.5) * MIN),
+          ],
+        },
+      });
+      assert.equal(res.statusCode, 202);
+      const scores: number[] = [];
+      for (const minutes of [44, 64]) {
+        clock.set(start + minutes * MIN);
+        await ctx.app.services.engine.tick();
+        const list = await call(ctx.app, 'GET', '/api/trends?search=ambergate', { key: feeder });
+        const story = list.data.trends[0];
+        scores.push(story.velocity_score);
+        assert.equal(story.velocity_1h, minutes === 44 ? 12 : 11);
+      }
+      // +44: z = 2(√12.375 − √1.375) → 60.86; +64 (the first post has left the hour): 11 vs λ = 1 → 58.52
+      assert.ok(scores[0]! >= 50, `+44 min ${scores[0]}`);
+      assert.ok(scores[1]! >= 50, `+64 min ${scores[1]}`);
+    } finally {
+      await ctx.close();
+    }
+  });
+});
+
+describe('a name with a prefix joins its trend', () => {
+  test('"MAX Alaska Airlines" and "the Alaska Airlines" count under "Alaska Airlines"', async () => {
+    const clock = new ManualClock(NOW);
+    const ctx = await buildTestApp({ clock, background: false });
+    try {
+      const feeder = (await createUser(ctx, 'enterprise', ['ingest'])).key;
+      const send = async (signals: Signal[]) => {
+        const res = await call(ctx.app, 'POST', '/api/signals', { key: feeder, body: { signals } });
+        assert.equal(res.statusCode, 202);
+        await ctx.app.services.engine.tick();
+      };
+      await send(posts('Alaska Airlines', 4, (i) => NINE + i * MIN));
+      await send([
+        ...posts('x', 3, (i) => NINE + (10 + i) * MIN, {
+          text: (i) => `A door blew off the Boeing MAX Alaska Airlines jet ${word(i)}`,
+        }),
+        ...posts('x', 2, (i) => NINE + (20 + i) * MIN, {
+          text: (i) => `Passengers on the Alaska Airlines flight were calm ${word(i)}`,
+        }),
+      ]);
+      const keys = (await ctx.app.services.db.selectFrom('trends').select(['key', 'mentions']).execute()).map(
+        (r) => [r.key, Number(r.mentions)],
+      );
+      const byKey = new Map(keys as [string, number][]);
+      assert.equal(byKey.get('alaska airline'), 9, JSON.stringify(keys));
+      assert.equal(byKey.has('boeing max alaska airline'), false, JSON.stringify(keys));
+      assert.equal(byKey.has('max alaska airline'), false, JSON.stringify(keys));
+    } finally {
+      await ctx.close();
+    }
+  });
+});

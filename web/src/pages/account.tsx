@@ -1,0 +1,325 @@
+// Account: API keys (a new or rotated key's value is shown once), 30-day usage against the daily quota, the
+// audit log, and the organisation's members and invites.
+import { useState } from 'preact/hooks';
+import { api } from '../api.ts';
+import { TimeChart } from '../components/charts.tsx';
+import { Empty, ErrorNote, PageTitle, useLoad } from '../components/ui.tsx';
+import { formatTime } from '../format.ts';
+
+interface Key {
+  id: number;
+  name: string;
+  prefix: string | null;
+  permissions: string[];
+  is_active: boolean;
+  created_at?: string;
+  last_used_at?: string | null;
+}
+
+interface Usage {
+  summary?: { plan_daily_limit?: number | null; requests_today?: number | null } | null;
+  daily_usage?: { date: string; request_count: number }[];
+}
+
+function Keys() {
+  const keys = useLoad(() => api<{ keys: Key[] }>('/api/user/api-keys'), []);
+  const [name, setName] = useState('');
+  const [shown, setShown] = useState<{ name: string; value: string } | null>(null);
+  const [error, setError] = useState<unknown>(null);
+
+  const run = async (task: () => Promise<void>) => {
+    setError(null);
+    try {
+      await task();
+      keys.reload();
+    } catch (failure) {
+      setError(failure);
+    }
+  };
+  const create = (event: Event) => {
+    event.preventDefault();
+    return run(async () => {
+      const made = await api<{ name: string; api_key: string }>('/api/user/api-keys', {
+        method: 'POST',
+        body: { name: name.trim() },
+      });
+      setShown({ name: made.name, value: made.api_key });
+      setName('');
+    });
+  };
+  return (
+    <section class="card" aria-labelledby="keys-title">
+      <h2 id="keys-title">API keys</h2>
+      <form onSubmit={create} class="inline-form">
+        <label for="key-name">New key name</label>
+        <input
+          id="key-name"
+          required
+          maxLength={100}
+          value={name}
+          onInput={(e) => setName(e.currentTarget.value)}
+        />
+        <button type="submit">Create key</button>
+      </form>
+      {shown ? (
+        <div class="secret-box" role="status">
+          <p>Your key “{shown.name}” is below. It is shown only this once: copy it now.</p>
+          <code class="secret" data-testid="new-key">
+            {shown.value}
+          </code>
+          <button type="button" class="secondary" onClick={() => setShown(null)}>
+            I have copied it
+          </button>
+        </div>
+      ) : null}
+      <ErrorNote error={error ?? keys.error} />
+      <div class="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Prefix</th>
+              <th scope="col">Permissions</th>
+              <th scope="col">State</th>
+              <th scope="col">Last used</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {(keys.data?.keys ?? []).map((k) => (
+              <tr key={k.id} data-key-id={k.id}>
+                <th scope="row">{k.name}</th>
+                <td>
+                  <code>{k.prefix}</code>
+                </td>
+                <td>{k.permissions.join(', ')}</td>
+                <td>{k.is_active ? 'active' : 'revoked or expired'}</td>
+                <td>{formatTime(k.last_used_at)}</td>
+                <td class="row-actions">
+                  {k.is_active ? (
+                    <>
+                      <button
+                        type="button"
+                        class="secondary"
+                        aria-label={`Rotate key ${k.name}`}
+                        onClick={() =>
+                          run(async () => {
+                            const made = await api<{ name: string; api_key: string }>(
+                              `/api/user/api-keys/${k.id}/rotate`,
+                              { method: 'POST', body: {} },
+                            );
+                            setShown({ name: made.name, value: made.api_key });
+                          })
+                        }
+                      >
+                        Rotate
+                      </button>
+                      <button
+                        type="button"
+                        class="danger"
+                        aria-label={`Revoke key ${k.name}`}
+                        onClick={() =>
+                          confirm(`Revoke “${k.name}”? Requests with it are refused at once.`) &&
+                          run(() => api(`/api/user/api-keys/${k.id}`, { method: 'DELETE' }))
+                        }
+                      >
+                        Revoke
+                      </button>
+                    </>
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
+
+function UsageChart() {
+  const usage = useLoad(() => api<Usage>('/api/user/api-usage'), []);
+  const days = usage.data?.daily_usage ?? [];
+  const limit = usage.data?.summary?.plan_daily_limit ?? null;
+  return (
+    <section class="card" aria-labelledby="usage-title">
+      <h2 id="usage-title">Usage, last 30 days</h2>
+      <ErrorNote error={usage.error} />
+      {usage.data ? (
+        <>
+          <p>
+            {usage.data.summary?.requests_today ?? 0} requests today
+            {limit === null ? ' (no daily quota on this plan).' : ` of a daily quota of ${limit}.`}
+          </p>
+          <TimeChart
+            points={days.map((d) => ({ timestamp: `${d.date}T00:00:00Z`, value: d.request_count }))}
+            label="Requests per UTC day"
+            quota={limit === null ? null : { label: 'Daily quota', value: limit }}
+          />
+        </>
+      ) : null}
+    </section>
+  );
+}
+
+function AuditLog() {
+  const log = useLoad(
+    () =>
+      api<{ entries: { id: number; action: string; detail: string | null; created_at: string }[] }>(
+        '/api/user/audit-log?limit=20',
+      ),
+    [],
+  );
+  const entries = log.data?.entries ?? [];
+  return (
+    <section class="card" aria-labelledby="audit-title">
+      <h2 id="audit-title">Audit log</h2>
+      <ErrorNote error={log.error} />
+      {log.data && entries.length === 0 ? (
+        <Empty>Nothing recorded yet: key changes appear here.</Empty>
+      ) : null}
+      <ul class="audit">
+        {entries.map((e) => (
+          <li key={e.id}>
+            {formatTime(e.created_at)} <strong>{e.action}</strong> {e.detail}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function Organisation() {
+  const members = useLoad(
+    () => api<{ id: number; email: string; role: string; joined_at: string }[]>('/api/org/members'),
+    [],
+  );
+  const invites = useLoad(
+    () => api<{ id: number; email: string; role: string; expires_at: string }[]>('/api/org/invites'),
+    [],
+  );
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState('member');
+  const [link, setLink] = useState('');
+  const [error, setError] = useState<unknown>(null);
+  const changeRole = (id: number, newRole: string) => {
+    setError(null);
+    api(`/api/org/members/${id}`, { method: 'PATCH', body: { role: newRole } }).then(
+      members.reload,
+      (failure) => {
+        setError(failure);
+        members.reload();
+      },
+    );
+  };
+  const invite = async (event: Event) => {
+    event.preventDefault();
+    setError(null);
+    try {
+      const made = await api<{ accept_url: string; token: string }>('/api/org/invites', {
+        method: 'POST',
+        body: { email: email.trim(), role },
+      });
+      setLink(`${made.accept_url} (token ${made.token})`);
+      setEmail('');
+      invites.reload();
+    } catch (failure) {
+      setError(failure);
+    }
+  };
+  return (
+    <section class="card" aria-labelledby="org-title">
+      <h2 id="org-title">Organisation</h2>
+      <ErrorNote error={members.error ?? invites.error} />
+      <h3>Members</h3>
+      <ul class="members">
+        {(members.data ?? []).map((m) => (
+          <li key={m.id}>
+            {m.email} · joined {formatTime(m.joined_at)}{' '}
+            <label class="visually-hidden" for={`role-${m.id}`}>
+              Role of {m.email}
+            </label>
+            <select
+              id={`role-${m.id}`}
+              class="compact"
+              value={m.role}
+              onChange={(e) => changeRole(m.id, e.currentTarget.value)}
+            >
+              <option value="member">member</option>
+              <option value="admin">admin</option>
+              <option value="owner">owner</option>
+            </select>{' '}
+            <button
+              type="button"
+              class="secondary"
+              aria-label={`Remove ${m.email} from the organisation`}
+              onClick={() =>
+                confirm(`Remove ${m.email}? Their keys are revoked and their account disabled.`) &&
+                api(`/api/org/members/${m.id}`, { method: 'DELETE' }).then(members.reload, setError)
+              }
+            >
+              Remove
+            </button>
+          </li>
+        ))}
+      </ul>
+      <h3>Pending invites</h3>
+      {invites.data && invites.data.length === 0 ? (
+        <Empty>No pending invites: invite someone below.</Empty>
+      ) : null}
+      <ul>
+        {(invites.data ?? []).map((i) => (
+          <li key={i.id}>
+            {i.email} as {i.role}, expires {formatTime(i.expires_at)}{' '}
+            <button
+              type="button"
+              class="secondary"
+              aria-label={`Revoke the invite for ${i.email}`}
+              onClick={() =>
+                api(`/api/org/invites/${i.id}`, { method: 'DELETE' }).then(invites.reload, setError)
+              }
+            >
+              Revoke
+            </button>
+          </li>
+        ))}
+      </ul>
+      <form onSubmit={invite} class="inline-form">
+        <label for="invite-email">Email</label>
+        <input
+          id="invite-email"
+          type="email"
+          required
+          value={email}
+          onInput={(e) => setEmail(e.currentTarget.value)}
+        />
+        <label for="invite-role">Role</label>
+        <select id="invite-role" value={role} onChange={(e) => setRole(e.currentTarget.value)}>
+          <option value="member">member</option>
+          <option value="admin">admin</option>
+          <option value="owner">owner</option>
+        </select>
+        <button type="submit">Invite</button>
+      </form>
+      {link ? (
+        <p role="status">
+          Send this link to the invitee yourself (Crestwatch sends no email); it is shown only now:{' '}
+          <code>{link}</code>
+        </p>
+      ) : null}
+      <ErrorNote error={error} />
+    </section>
+  );
+}
+
+export function AccountPage() {
+  return (
+    <section>
+      <PageTitle>Account</PageTitle>
+      <Keys />
+      <UsageChart />
+      <AuditLog />
+      <Organisation />
+    </section>
+  );
+}
