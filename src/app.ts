@@ -48,6 +48,16 @@ import type { Services } from './services.ts';
 
 export type { ServiceOverrides } from './compose.ts';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * Flushes usage counted in memory and gives up the leases this instance holds; safe to call at any time and
+     * more than once. `close()` does it; the process entry calls it too when shutdown overruns its deadline.
+     */
+    persistBeforeExit(): Promise<void>;
+  }
+}
+
 interface BuildOptions {
   clock?: Clock;
   /** Pino options, or false for silence (tests). */
@@ -59,6 +69,8 @@ interface BuildOptions {
 }
 
 const MIB = 1024 * 1024;
+/** While closing, how often connections that have become idle are closed. */
+const IDLE_SWEEP_MS = 50;
 
 export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
   return {
@@ -83,6 +95,11 @@ export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
   };
 }
 
+/** Trust the nearest `hops` proxies (proxy-addr's hop count, as a function: Fastify's types take no number). */
+function trustHops(hops: number) {
+  return (_address: string, hop: number) => hop < hops;
+}
+
 function createServer(config: Config, options: BuildOptions): App {
   return Fastify({
     logger: options.logger ?? loggerOptions(config),
@@ -105,6 +122,9 @@ function createServer(config: Config, options: BuildOptions): App {
       );
     },
     forceCloseConnections: 'idle',
+    // Behind a load balancer, request.ip (per-IP limits, failed-authentication lockout, logs) is the client's
+    // address from X-Forwarded-For, as far as the configured proxies vouch for it.
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     routerOptions: { maxParamLength: 500 },
     // As a factory, not setValidatorCompiler: a module adding its own schemas would otherwise get a default Ajv.
     schemaController: { compilersFactory: { buildValidator } },
@@ -121,8 +141,19 @@ async function registerPlatform(
   registerJsonBodies(app);
 
   let closing = false;
+  let idleSweep: NodeJS.Timeout | undefined;
   app.addHook('preClose', async () => {
     closing = true;
+    // Fastify closes the connections idle when close starts; a keep-alive connection whose request was in
+    // flight then would sit idle until its keep-alive timeout and hold server.close() past the deadline.
+    idleSweep = setInterval(() => app.server.closeIdleConnections(), IDLE_SWEEP_MS);
+    idleSweep.unref();
+  });
+  app.addHook('onClose', async () => clearInterval(idleSweep));
+  // Answers finished while closing tell the client not to reuse the connection.
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (closing) reply.header('Connection', 'close');
+    done(null, payload);
   });
   // Callback-style hooks: they run on every request, and skip a promise each.
   const limitUnknownRoute = hookFor(publicLimiter(limits, clock));
@@ -283,22 +314,32 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       .catch((error) => app.log.warn({ err: error }, 'key expiry notices failed'));
   }
 
+  // What must reach the database before the process ends, however the shutdown goes: the usage counted in
+  // memory, and the leases this instance holds (so another takes over at once, not when they expire).
+  const persist = async () => {
+    const outcomes = await Promise.allSettled([usage.flush(), crisisDetector.release()]);
+    for (const outcome of outcomes) {
+      if (outcome.status === 'rejected')
+        app.log.error({ err: outcome.reason }, 'persisting on shutdown failed');
+    }
+  };
+  app.decorate('persistBeforeExit', persist);
+
   app.addHook('onClose', async () => {
     overload.stop();
     for (const timer of timers) clearInterval(timer);
+    // First: every request has been answered by now, and nothing below may stand between the counts and
+    // the database.
+    await persist();
     await releases.stop();
     await sources.stop();
     await engine.idle();
-    await crisisDetector.release().catch(() => undefined);
     await nlp.close();
     await worker.stop();
     await stream.close();
     await outbound.close();
-    try {
-      await usage.flush();
-    } catch (error) {
-      app.log.error({ err: error }, 'usage flush on shutdown failed');
-    }
+    // Again: an engine pass finishing above may have taken the lease back; deliveries count no usage.
+    await persist();
     await pubsub.close();
     redis?.disconnect();
     await handle.close();

@@ -45,6 +45,11 @@ export interface Config {
   llm: { baseUrl?: string; apiKey?: string; model?: string };
   outboundAllowlist: string[];
   corsOrigins: string[];
+  /**
+   * Which proxies' `X-Forwarded-For` to believe for the client address (`TRUST_PROXY`): `false` (default: the
+   * peer address is the client), a number of proxy hops in front of the service, or the proxies' CIDRs.
+   */
+  trustProxy: false | number | string[];
   metricsToken?: string;
   publicRateLimitPerMinute: number;
   usageFlushIntervalMs: number;
@@ -333,6 +338,33 @@ function parseCidrs(env: Env, name: string): string[] {
     });
 }
 
+/** More proxies than this in front of one service is a mistake (a port number, say), not a topology. */
+const MAX_PROXY_HOPS = 16;
+
+function trustProxy(env: Env): Config['trustProxy'] {
+  const raw = read(env, 'TRUST_PROXY');
+  if (raw === undefined) return false;
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops > MAX_PROXY_HOPS) {
+      throw new ConfigError(
+        'TRUST_PROXY',
+        `must be a hop count from 0 to ${MAX_PROXY_HOPS} (got ${shown(raw)})`,
+      );
+    }
+    return hops === 0 ? false : hops;
+  }
+  try {
+    return parseCidrs(env, 'TRUST_PROXY');
+  } catch {
+    throw new ConfigError(
+      'TRUST_PROXY',
+      `must be a number of proxy hops (e.g. 1) or a comma-separated list of the proxies' CIDRs such as ` +
+        `10.0.0.0/8 (got ${shown(raw)})`,
+    );
+  }
+}
+
 function provider(
   env: Env,
   prefix: string,
@@ -421,6 +453,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     outboundAllowlist: parseCidrs(env, 'OUTBOUND_ALLOWLIST'),
     corsOrigins,
+    trustProxy: trustProxy(env),
     metricsToken: read(env, 'METRICS_TOKEN'),
     publicRateLimitPerMinute: integer(env, 'PUBLIC_RATE_LIMIT_PER_MINUTE', 60, 1, 1_000_000),
     usageFlushIntervalMs: integer(env, 'USAGE_FLUSH_INTERVAL_MS', 5000, 100, 600_000),

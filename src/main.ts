@@ -2,7 +2,10 @@
 import { buildApp } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 
-const SHUTDOWN_DEADLINE_MS = 10_000;
+// A container stop allows 10 s before SIGKILL (docker's default): graceful work gets 9 s, then usage and
+// leases get what is left before the process exits anyway.
+const SHUTDOWN_DEADLINE_MS = 9000;
+const PERSIST_BUDGET_MS = 900;
 
 let config: Config;
 try {
@@ -32,13 +35,23 @@ try {
 }
 
 let stopping = false;
+
+/** Exits with `code` once usage and leases are saved, or the persist budget is spent (a dead database). */
+async function persistAndExit(code: number): Promise<never> {
+  await Promise.race([
+    app.persistBeforeExit().catch((error) => app.log.error({ err: error }, 'persisting before exit failed')),
+    new Promise((resolve) => setTimeout(resolve, PERSIST_BUDGET_MS).unref()),
+  ]);
+  process.exit(code);
+}
+
 async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
   app.log.info({ signal }, 'shutting down: no new requests, finishing in-flight ones');
   const deadline = setTimeout(() => {
-    app.log.error('shutdown took longer than 10 s; exiting anyway');
-    process.exit(1);
+    app.log.error(`shutdown took longer than ${SHUTDOWN_DEADLINE_MS / 1000} s; saving usage, then exiting`);
+    void persistAndExit(1);
   }, SHUTDOWN_DEADLINE_MS);
   deadline.unref();
   try {
@@ -46,7 +59,7 @@ async function shutdown(signal: string): Promise<void> {
     process.exit(0);
   } catch (error) {
     app.log.error({ err: error }, 'error during shutdown');
-    process.exit(1);
+    await persistAndExit(1);
   }
 }
 

@@ -113,6 +113,22 @@ describe('configuration', () => {
       assert.equal(configError({ DEFAULT_COUNTRY: code }).variable, 'DEFAULT_COUNTRY');
   });
 
+  test('TRUST_PROXY: off by default, a hop count or a CIDR list; anything else names the variable', () => {
+    assert.equal(loadConfig({}).trustProxy, false);
+    assert.equal(loadConfig({ TRUST_PROXY: '0' }).trustProxy, false);
+    assert.equal(loadConfig({ TRUST_PROXY: '2' }).trustProxy, 2);
+    assert.deepEqual(loadConfig({ TRUST_PROXY: '10.0.0.0/8, fd00::/8,192.0.2.7' }).trustProxy, [
+      '10.0.0.0/8',
+      'fd00::/8',
+      '192.0.2.7/32',
+    ]);
+    for (const bad of ['true', 'loadbalancer', '10.0.0.0/33', '-1', '99']) {
+      const error = configError({ TRUST_PROXY: bad });
+      assert.equal(error.variable, 'TRUST_PROXY');
+      assert.match(error.message, /hop|CIDR/);
+    }
+  });
+
   test('PLANS is merged over the plan table', () => {
     const config = loadConfig({
       PLANS: '{"enterprise":{"burst_per_second":100000},"developer":{"daily_quota":null}}',

@@ -10,10 +10,20 @@ export interface Actor {
   userId: number;
   permissions: Permission[];
   requestId: string | null;
+  /** When the acting key expires (null or absent: never, e.g. the CLI). */
+  keyExpiresAt?: number | null;
+  /** The acting key was rotated and works only for its grace period. */
+  keyRotated?: boolean;
 }
 
 export function actorOf(principal: Principal, requestId: string | null): Actor {
-  return { userId: principal.userId, permissions: principal.keyPermissions, requestId };
+  return {
+    userId: principal.userId,
+    permissions: principal.keyPermissions,
+    requestId,
+    keyExpiresAt: principal.keyExpiresAt,
+    keyRotated: principal.keyRotated,
+  };
 }
 
 export class AuditLog {

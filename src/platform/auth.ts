@@ -9,7 +9,14 @@ import { ApiError, forbidden, unauthorized } from './errors.ts';
 import { asArray } from './http.ts';
 import type { Plan, PlanName, PlanTable } from './plans.ts';
 import type { PubSub } from './pubsub.ts';
-import { type LimitState, type MaybePromise, type QuotaResult, type RateLimits, then } from './ratelimit.ts';
+import {
+  ipLimitKey,
+  type LimitState,
+  type MaybePromise,
+  type QuotaResult,
+  type RateLimits,
+  then,
+} from './ratelimit.ts';
 import type { UsageCounter } from './usage.ts';
 
 export const PERMISSIONS = ['read', 'write', 'ingest', 'admin'] as const;
@@ -35,6 +42,8 @@ export interface Principal {
   keyPermissions: Permission[];
   keyExpiresAt: number | null;
   keyRevokedAt: number | null;
+  /** The key was rotated to a successor and works only until its grace period ends. */
+  keyRotated: boolean;
 }
 
 interface KeyLookup {
@@ -46,6 +55,11 @@ declare module 'fastify' {
     access?: Access;
     /** The route's body may be omitted entirely (it is then `{}`). */
     optionalBody?: boolean;
+    /**
+     * A public route operators watch during an outage (`/status`, `/metrics`): while Redis is unreachable its
+     * per-IP limit falls back to this process's own count instead of refusing with 503.
+     */
+    healthCheck?: boolean;
   }
   interface FastifyRequest {
     principal: Principal | null;
@@ -207,11 +221,18 @@ class UtcDay {
   }
 }
 
-/** The per-IP limit of public routes (and of unknown ones). */
-export function publicLimiter(limits: RateLimits, clock: Clock) {
+/**
+ * The per-IP limit of public routes (and of unknown ones). Limits fail closed: while Redis is unreachable the
+ * request is refused with 503 and Retry-After, except on health routes (`local`), which count in this process.
+ */
+export function publicLimiter(limits: RateLimits, clock: Clock, fallback: 'refuse' | 'local' = 'refuse') {
   return (request: FastifyRequest): MaybePromise<void> => {
     const now = clock.now();
-    return then(limits.consumeIp('public', request.ip, now), (state) => {
+    const state =
+      fallback === 'local'
+        ? limits.consumeIpOrLocal('public', request.ip, now)
+        : limits.consumeIp('public', request.ip, now);
+    return then(state, (state) => {
       if (!state.allowed) {
         throw tooMany(
           'rate_limited',
@@ -280,6 +301,7 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthOptions) 
   }
 
   const limitPublic = publicLimiter(limits, clock);
+  const limitHealth = publicLimiter(limits, clock, 'local');
 
   const forwardToken = randomBytes(24).toString('hex');
   const forwardBytes = Buffer.from(forwardToken);
@@ -306,10 +328,11 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthOptions) 
 
   // Each route gets its own hook, built from its declared access, so no per-request lookup of route options.
   app.addHook('onRoute', (route) => {
-    const access = (route.config as { access?: Access } | undefined)?.access;
+    const config = route.config as { access?: Access; healthCheck?: boolean } | undefined;
+    const access = config?.access;
     const hook =
       access === undefined || access === 'public'
-        ? hookFor(limitPublic)
+        ? hookFor(config?.healthCheck ? limitHealth : limitPublic)
         : hookFor((request, reply) => authorise(request, reply, access));
     route.onRequest = [hook, ...asArray(route.onRequest)];
   });
@@ -322,7 +345,8 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthOptions) 
     access: Exclude<Access, 'public'>,
   ): MaybePromise<void> {
     const now = clock.now();
-    const ip = request.ip;
+    // Keyed as the per-IP limits are (an IPv6 client by its /64).
+    const ip = ipLimitKey(request.ip);
     // An address that keeps failing is refused before its next guess is even checked.
     const blocked = failedRecently(ip, now) ? limits.ipExhausted('auth', ip, now) : null;
     return then(blocked, (state) => {

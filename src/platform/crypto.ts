@@ -72,7 +72,7 @@ export function loadOrCreateSecretKey(dataDir: string): string {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  fs.mkdirSync(dataDir, { recursive: true });
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const key = randomBytes(32).toString('base64url');
   fs.writeFileSync(file, `${key}\n`, { mode: 0o600, flag: 'wx' });
   return key;

@@ -1,10 +1,11 @@
 // Idempotency-Key on POST: the first response is stored (encrypted) for 24 h and replayed for retries.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Permission, Principal } from './auth.ts';
 import type { Clock } from './clock.ts';
 import { type SecretBox, sha256Hex } from './crypto.ts';
 import type { PlatformDb } from './db/index.ts';
-import { ApiError, badRequest, conflict } from './errors.ts';
+import { ApiError, badRequest, conflict, forbidden } from './errors.ts';
 import { asArray } from './http.ts';
 
 const TTL_MS = 24 * 3600 * 1000;
@@ -33,7 +34,21 @@ export class IdempotencyStore {
       .executeTakeFirst();
   }
 
-  async insertRunning(userId: number, key: string, requestHash: string): Promise<number | null> {
+  /** The key's permissions (JSON) and expiry as stored now, or undefined when it no longer exists. */
+  findKey(keyId: number) {
+    return this.db
+      .selectFrom('api_keys')
+      .select(['permissions', 'expires_at'])
+      .where('id', '=', keyId)
+      .executeTakeFirst();
+  }
+
+  async insertRunning(
+    userId: number,
+    key: string,
+    requestHash: string,
+    keyId: number,
+  ): Promise<number | null> {
     const now = this.clock.now();
     const row = await this.db
       .insertInto('idempotency_keys')
@@ -44,6 +59,7 @@ export class IdempotencyStore {
         state: 'running',
         created_at: now,
         expires_at: now + TTL_MS,
+        key_id: keyId,
       })
       .onConflict((oc) => oc.columns(['user_id', 'idempotency_key']).doNothing())
       .returning('id')
@@ -86,6 +102,20 @@ interface IdempotencyOptions {
   store: IdempotencyStore;
   box: SecretBox;
   clock: Clock;
+}
+
+/**
+ * Whether a key (`replaying`) could have made a request that `original` made: it holds every permission the
+ * original held, is not in a rotation grace period, and expires no sooner (null = never).
+ */
+export function couldHaveMade(
+  replaying: { permissions: readonly string[]; expiresAt: number | null; rotated: boolean },
+  original: { permissions: readonly string[]; expiresAt: number | null },
+): boolean {
+  if (replaying.rotated) return false;
+  if (!original.permissions.every((p) => replaying.permissions.includes(p))) return false;
+  if (replaying.expiresAt === null) return true;
+  return original.expiresAt !== null && replaying.expiresAt >= original.expiresAt;
 }
 
 function requestHash(request: FastifyRequest): string {
@@ -141,13 +171,14 @@ export const idempotencyPlugin = fp(
               'idempotency_in_progress',
             );
           }
+          await assertCouldHaveMade(request.principal, existing.key_id);
           const headers = JSON.parse(existing.response_headers ?? '{}') as Record<string, string>;
           for (const [name, value] of Object.entries(headers)) reply.header(name, value);
           reply.header('Idempotent-Replayed', 'true');
           reply.code(existing.response_status ?? 200);
           return reply.send(existing.response_body ? box.decrypt(existing.response_body) : undefined);
         }
-        const id = await store.insertRunning(userId, key, hash);
+        const id = await store.insertRunning(userId, key, hash, request.principal.keyId);
         if (id !== null) {
           request.idempotencyRecordId = id;
           return;
@@ -157,6 +188,34 @@ export const idempotencyPlugin = fp(
         'A request with this Idempotency-Key is still being processed; retry shortly.',
         'idempotency_in_progress',
       );
+    }
+
+    /**
+     * A stored response may hold what only the first key could get (a new key's secret, capped by that key's
+     * permissions and expiry). Another key of the same user gets the replay only if it could have made the
+     * request itself: all of the first key's permissions, not rotated away, expiring no sooner.
+     */
+    async function assertCouldHaveMade(principal: Principal, originalKeyId: number | null): Promise<void> {
+      if (originalKeyId === null || Number(originalKeyId) === principal.keyId) return;
+      const original = await store.findKey(Number(originalKeyId));
+      const permissions = original ? (JSON.parse(original.permissions) as Permission[]) : null;
+      if (
+        !original ||
+        !couldHaveMade(
+          {
+            permissions: principal.keyPermissions,
+            expiresAt: principal.keyExpiresAt,
+            rotated: principal.keyRotated,
+          },
+          { permissions: permissions!, expiresAt: original.expires_at },
+        )
+      ) {
+        throw forbidden(
+          'This Idempotency-Key was used by another API key with more rights than this one; only a key ' +
+            'that could have made the first request gets its response.',
+          'idempotency_key_forbidden',
+        );
+      }
     }
 
     async function storeResponse(request: FastifyRequest, reply: FastifyReply, payload: unknown) {

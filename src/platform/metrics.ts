@@ -103,7 +103,7 @@ export function registerMetrics(app: FastifyInstance, metrics: Metrics, token: s
   app.get(
     '/metrics',
     {
-      config: { access: 'public' },
+      config: { access: 'public', healthCheck: true },
       schema: {
         tags: ['meta'],
         summary: 'Prometheus metrics',

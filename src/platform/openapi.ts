@@ -12,6 +12,7 @@ const ERROR_TEXT: Record<number, string> = {
   403: 'The key lacks the permission or the plan lacks the entitlement.',
   404: 'No such resource, or it belongs to another user.',
   405: 'Method not allowed on this path.',
+  406: 'The Accept header names no media type this route answers with.',
   409: 'Conflicts with the current state (or an Idempotency-Key request still running).',
   413: 'Request body too large.',
   415: 'Request body is not JSON.',
@@ -66,7 +67,17 @@ function errorStatuses(route: RouteOptions, access: Access | undefined): number[
   // A delete can conflict with the current state too (the last owner, an accepted invite).
   if (methods.includes('DELETE')) statuses.add(409);
   if (methods.includes('POST') && access !== 'public') statuses.add(422);
+  for (const status of (route.config as { problemStatuses?: number[] } | undefined)?.problemStatuses ?? []) {
+    statuses.add(status);
+  }
   return [...statuses].sort();
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Problem statuses a route answers beyond the ones its method and access imply (documented for it). */
+    problemStatuses?: number[];
+  }
 }
 
 /** Called from onRoute: fills in what every route's OpenAPI entry must carry. */

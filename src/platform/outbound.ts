@@ -31,6 +31,8 @@ const NON_PUBLIC_V6: [string, number][] = [
   ['::1', 128],
   ['fc00::', 7],
   ['fe80::', 10],
+  // Site-local, deprecated (RFC 3879) but still routed inside some networks.
+  ['fec0::', 10],
   ['ff00::', 8],
   ['64:ff9b::', 96],
   ['64:ff9b:1::', 48],

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { Redis } from 'ioredis';
 import { ManualClock, nextUtcMidnight } from '../../src/platform/clock.ts';
+import { ipLimitKey } from '../../src/platform/ratelimit.ts';
 import { assertProblem, buildTestApp, call, createUser, type TestContext } from '../helpers/app.ts';
 import { testRedisUrl, usingPostgres } from '../helpers/db.ts';
 
@@ -108,6 +110,122 @@ describe('per-IP limit on public routes', () => {
   });
 });
 
+describe('behind a proxy', () => {
+  const ipLimited = (trustProxy?: string) =>
+    buildTestApp({
+      env: { PUBLIC_RATE_LIMIT_PER_MINUTE: '2', ...(trustProxy ? { TRUST_PROXY: trustProxy } : {}) },
+    });
+  const plans = (ctx: TestContext, remoteAddress: string, forwardedFor: string) =>
+    ctx.app
+      .inject({
+        method: 'GET',
+        url: '/api/plans',
+        remoteAddress,
+        headers: { 'x-forwarded-for': forwardedFor },
+      })
+      .then((res) => res.statusCode);
+
+  test('without TRUST_PROXY, X-Forwarded-For is ignored: one peer address is one budget', async () => {
+    const ctx = await ipLimited();
+    try {
+      assert.deepEqual(
+        [
+          await plans(ctx, '10.0.0.5', '198.51.100.1'),
+          await plans(ctx, '10.0.0.5', '198.51.100.2'),
+          await plans(ctx, '10.0.0.5', '198.51.100.3'),
+        ],
+        [200, 200, 429],
+      );
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  test('with a hop count, clients behind one load balancer each get their own budget', async () => {
+    const ctx = await ipLimited('1');
+    try {
+      const first = [
+        await plans(ctx, '10.0.0.5', '198.51.100.1'),
+        await plans(ctx, '10.0.0.5', '198.51.100.1'),
+      ];
+      assert.deepEqual(first, [200, 200]);
+      assert.equal(await plans(ctx, '10.0.0.5', '198.51.100.1'), 429, 'the client itself is still limited');
+      assert.equal(await plans(ctx, '10.0.0.5', '198.51.100.2'), 200, 'another client is not');
+      // Only the nearest hop is trusted: an address the client wrote itself further left changes nothing.
+      assert.equal(await plans(ctx, '10.0.0.5', '203.0.113.9, 198.51.100.1'), 429);
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  test('with a CIDR list, only those proxies are believed', async () => {
+    const ctx = await ipLimited('10.0.0.0/8');
+    try {
+      for (let i = 0; i < 3; i++) assert.equal(await plans(ctx, '10.1.2.3', `198.51.100.${i}`), 200);
+      // A client connecting directly cannot claim another address.
+      const direct = [
+        await plans(ctx, '192.0.2.50', '198.51.100.10'),
+        await plans(ctx, '192.0.2.50', '198.51.100.11'),
+        await plans(ctx, '192.0.2.50', '198.51.100.12'),
+      ];
+      assert.deepEqual(direct, [200, 200, 429]);
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  test('failed authentications lock out the client behind the proxy, not everyone', async () => {
+    const ctx = await ipLimited('1');
+    try {
+      const bad = (client: string) =>
+        ctx.app
+          .inject({
+            method: 'GET',
+            url: '/api/user/profile',
+            remoteAddress: '10.0.0.5',
+            headers: { 'x-forwarded-for': client, authorization: `Bearer cw_${'x'.repeat(40)}` },
+          })
+          .then((res) => res.statusCode);
+      assert.deepEqual([await bad('198.51.100.1'), await bad('198.51.100.1')], [401, 401]);
+      assert.equal(await bad('198.51.100.1'), 429, 'the failing client is locked out');
+      const user = await createUser(ctx, 'developer');
+      const good = await ctx.app.inject({
+        method: 'GET',
+        url: '/api/user/profile',
+        remoteAddress: '10.0.0.5',
+        headers: { 'x-forwarded-for': '198.51.100.2', authorization: `Bearer ${user.key}` },
+      });
+      assert.equal(good.statusCode, 200);
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  test('IPv6 clients share one budget per /64; another /64 has its own', async () => {
+    const ctx = await ipLimited('1');
+    try {
+      assert.equal(await plans(ctx, '10.0.0.5', '2001:db8:1:2::1'), 200);
+      assert.equal(await plans(ctx, '10.0.0.5', '2001:db8:1:2:ffff::9'), 200);
+      assert.equal(await plans(ctx, '10.0.0.5', '2001:db8:1:2:abcd:1:2:3'), 429, 'same /64');
+      assert.equal(await plans(ctx, '10.0.0.5', '2001:db8:1:3::1'), 200, 'next /64');
+    } finally {
+      await ctx.close();
+    }
+  });
+});
+
+describe('ipLimitKey', () => {
+  test('IPv4 as is, IPv4-mapped as IPv4, IPv6 by its /64 whatever the notation', () => {
+    assert.equal(ipLimitKey('192.0.2.1'), '192.0.2.1');
+    assert.equal(ipLimitKey('::ffff:192.0.2.1'), '192.0.2.1');
+    assert.equal(ipLimitKey('2001:db8::1'), '2001:db8:0:0::/64');
+    assert.equal(ipLimitKey('2001:0DB8:0000:0000:1234::1'), '2001:db8:0:0::/64');
+    assert.equal(ipLimitKey('2001:db8:a:b:c:d:e:f'), '2001:db8:a:b::/64');
+    assert.equal(ipLimitKey('::1'), '0:0:0:0::/64');
+    assert.equal(ipLimitKey('fe80::1%eth0'), 'fe80:0:0:0::/64');
+  });
+});
+
 describe('one quota across instances', {
   skip: !(usingPostgres && testRedisUrl) && 'needs PostgreSQL + Redis',
 }, () => {
@@ -137,6 +255,39 @@ describe('one quota across instances', {
     } finally {
       await second.close();
       await first.close();
+    }
+  });
+});
+
+describe('a quota counter lost from Redis', { skip: !testRedisUrl && 'needs Redis (TEST_REDIS_URL)' }, () => {
+  test('is re-seeded from the database before it counts again, also under concurrent requests', async () => {
+    const plans = JSON.stringify({
+      developer: { daily_quota: 10, burst_per_second: 1000 },
+      enterprise: { burst_per_second: 100_000 },
+    });
+    const ctx = await buildTestApp({ env: { PLANS: plans } });
+    const redis = new Redis(testRedisUrl!);
+    try {
+      const user = await createUser(ctx, 'developer');
+      for (let i = 0; i < 4; i++) {
+        assert.equal((await call(ctx.app, 'GET', '/api/user/profile', { key: user.key })).statusCode, 200);
+      }
+      // What a FLUSHALL does to this instance's data, without touching other runs sharing the server.
+      const keys = await redis.keys(`${ctx.config.redisKeyPrefix}*`);
+      assert.ok(keys.length > 0);
+      await redis.del(...keys);
+      const statuses = await Promise.all(
+        Array.from({ length: 15 }, () =>
+          call(ctx.app, 'GET', '/api/user/profile', { key: user.key }).then((r) => r.statusCode),
+        ),
+      );
+      assert.equal(statuses.filter((s) => s === 200).length, 6, statuses.join(','));
+      assert.equal(statuses.filter((s) => s === 429).length, 9);
+      const usage = await call(ctx.app, 'GET', '/api/user/api-usage', { key: user.key });
+      assert.equal(usage.data.summary.requests_today, 10);
+    } finally {
+      redis.disconnect();
+      await ctx.close();
     }
   });
 });

@@ -64,6 +64,9 @@ const PRIVATE = [
   'http://[2001:0:4136:e378:8000:63bf:f5ff:fffe]/',
   'http://192.168.1.1/',
   'http://[fd12::1]/',
+  // Deprecated site-local (RFC 3879), still routed inside some networks.
+  'http://[fec0::1]/',
+  'http://[feff:ffff::1]/',
 ];
 const SYNTAX = [
   'ftp://example.com/',

@@ -677,7 +677,7 @@ export interface paths {
         put?: never;
         /**
          * Create an API key
-         * @description The only response that contains `api_key`. Permissions absent or `[]` mean read and write; they can never exceed the calling key's (the default included).
+         * @description The only response that contains `api_key`. Permissions absent or `[]` mean read and write; they can never exceed the calling key's (the default included). The new key expires no later than the calling key: without `expires_at` it inherits its expiry, a later one is capped. A key in its rotation grace period cannot create keys (403 `api_key_rotated`).
          */
         post: {
             parameters: {
@@ -1029,7 +1029,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate an API key
-         * @description Creates a key with the same name, permissions and expiry (`expires_at`); the old key keeps working for the grace period. A revoked, expired or already rotated key → 409 (`api_key_revoked`, `api_key_expired`, `api_key_rotated`).
+         * @description Creates a key with the same name, permissions and expiry (`expires_at`, capped at the calling key's own); the old key keeps working for the grace period. A revoked, expired or already rotated key → 409 (`api_key_revoked`, `api_key_expired`, `api_key_rotated`); a calling key in its own grace period → 403 `api_key_rotated`.
          */
         post: {
             parameters: {
@@ -4747,7 +4747,7 @@ export interface paths {
         };
         /**
          * Live status of each component
-         * @description Checks run live (cached for 2 s): `api`, `database`, `jobs` (queue lag), `redis` (when configured), each configured signal source by id and each release feed by name (degraded while failing), and `llm` when an LLM provider is configured (its `/models`, asked at most every 30 s). The overall status is the worst component status.
+         * @description Checks run live (cached for 2 s): `api`, `database`, `jobs` (queue lag), `redis` (when configured), each configured signal source by id and each release feed by name (degraded while failing), and `llm` when an LLM provider is configured (its `/models`, asked at most every 30 s). The overall status is the worst component status, except that a Redis outage makes it `degraded` (routes with limits answer 503 with `Retry-After` until Redis returns; this page keeps answering).
          */
         get: {
             parameters: {
@@ -18141,9 +18141,33 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        /** @enum {string} */
+                        jsonrpc: "2.0";
+                        id?: string | number;
+                        method?: string;
+                        params?: {
+                            [key: string]: unknown;
+                        };
+                        result?: {
+                            [key: string]: unknown;
+                        };
+                        error?: {
+                            [key: string]: unknown;
+                        };
                     } | {
-                        [key: string]: unknown;
+                        /** @enum {string} */
+                        jsonrpc: "2.0";
+                        id?: string | number;
+                        method?: string;
+                        params?: {
+                            [key: string]: unknown;
+                        };
+                        result?: {
+                            [key: string]: unknown;
+                        };
+                        error?: {
+                            [key: string]: unknown;
+                        };
                     }[];
                 };
             };
@@ -18217,6 +18241,17 @@ export interface paths {
                 };
                 /** @description No such resource, or it belongs to another user. */
                 404: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The Accept header names no media type this route answers with. */
+                406: {
                     headers: {
                         /** @description Identifies the request (also `request_id` in problem bodies). */
                         "X-Request-Id"?: string;

@@ -91,7 +91,9 @@ export async function accountRoutes(
         summary: 'Create an API key',
         description:
           'The only response that contains `api_key`. Permissions absent or `[]` mean read and write; they can ' +
-          "never exceed the calling key's (the default included).",
+          "never exceed the calling key's (the default included). The new key expires no later than the calling " +
+          'key: without `expires_at` it inherits its expiry, a later one is capped. A key in its rotation grace ' +
+          'period cannot create keys (403 `api_key_rotated`).',
         body: CreateKeyBody,
         response: { 201: ApiKeyCreateResponseSchema },
       },
@@ -133,9 +135,10 @@ export async function accountRoutes(
         tags: ['account'],
         summary: 'Rotate an API key',
         description:
-          'Creates a key with the same name, permissions and expiry (`expires_at`); the old key keeps working ' +
-          'for the grace period. A revoked, expired or already rotated key → 409 (`api_key_revoked`, ' +
-          '`api_key_expired`, `api_key_rotated`).',
+          'Creates a key with the same name, permissions and expiry (`expires_at`, capped at the calling ' +
+          "key's own); the old key keeps working for the grace period. A revoked, expired or already rotated " +
+          'key → 409 (`api_key_revoked`, `api_key_expired`, `api_key_rotated`); a calling key in its own grace ' +
+          'period → 403 `api_key_rotated`.',
         params: KeyIdParams,
         body: RotateKeyBody,
         response: { 201: ApiKeyCreateResponseSchema },

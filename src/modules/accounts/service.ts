@@ -269,6 +269,16 @@ export class AccountsService {
     }
   }
 
+  /** A key on its way out (rotated, in its grace period) may finish work but not mint new keys. */
+  private assertMayCreateKeys(actor: Actor): void {
+    if (actor.keyRotated) {
+      throw forbidden(
+        'This key was rotated and only works for its grace period; create keys with its successor.',
+        'api_key_rotated',
+      );
+    }
+  }
+
   async createKey(
     ownerId: number,
     input: { name: string; permissions?: Permission[]; expires_at?: string },
@@ -279,12 +289,14 @@ export class AccountsService {
     const requested = input.permissions?.length ? input.permissions : DEFAULT_KEY_PERMISSIONS;
     const permissions = normalisePermissions(requested);
     this.assertGrantable(actor, permissions);
+    this.assertMayCreateKeys(actor);
     const now = this.deps.clock.now();
     let expiresAt: number | null = null;
     if (input.expires_at !== undefined) {
       expiresAt = Date.parse(input.expires_at);
       if (!(expiresAt > now)) throw badRequest('expires_at must be in the future.', 'expires_at');
     }
+    expiresAt = cappedExpiry(expiresAt, actor.keyExpiresAt ?? null);
     const name = input.name.trim();
     if (name === '') throw badRequest('name must not be blank.', 'name');
     const generated = generateApiKey();
@@ -372,6 +384,8 @@ export class AccountsService {
     }
     const permissions = JSON.parse(old.permissions) as Permission[];
     this.assertGrantable(actor, permissions);
+    this.assertMayCreateKeys(actor);
+    const successorExpiry = cappedExpiry(old.expires_at, actor.keyExpiresAt ?? null);
     const generated = generateApiKey();
     const graceEnd = now + graceSeconds * 1000;
     const row = await this.store.transaction(async (trx) => {
@@ -383,7 +397,7 @@ export class AccountsService {
           key_hash: generated.hash,
           permissions,
           created_at: now,
-          expires_at: old.expires_at,
+          expires_at: successorExpiry,
         },
         trx,
       );
@@ -488,7 +502,7 @@ export class AccountsService {
     if (!options.embedded || (await this.store.findUserByEmail(OPERATOR_EMAIL))) return null;
     const { key } = generateApiKey();
     await this.createOperator(key);
-    fs.mkdirSync(options.dataDir, { recursive: true });
+    fs.mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
     const file = path.join(options.dataDir, 'bootstrap-key.txt');
     fs.writeFileSync(file, `${key}\n`, { mode: 0o600 });
     fs.chmodSync(file, 0o600);
@@ -527,6 +541,15 @@ export class AccountsService {
       );
     });
   }
+}
+
+/**
+ * A new key's expiry: what was asked for (null = never), but never later than the creating key's own, so a
+ * key cannot outlive the key that made it (a leaked short-lived key cannot mint a permanent one).
+ */
+export function cappedExpiry(requested: number | null, creatorExpiresAt: number | null): number | null {
+  if (creatorExpiresAt === null) return requested;
+  return requested === null ? creatorExpiresAt : Math.min(requested, creatorExpiresAt);
 }
 
 /** Unique permissions in canonical order. */

@@ -33,11 +33,12 @@ export class AccountsStore {
         'api_keys.permissions as key_permissions',
         'api_keys.expires_at as key_expires_at',
         'api_keys.revoked_at as key_revoked_at',
+        'api_keys.rotated_to_id as key_rotated_to_id',
       ])
       .where('api_keys.key_hash', '=', hash)
       .executeTakeFirst();
     if (!row) return null;
-    const { key_id, key_permissions, key_expires_at, key_revoked_at, ...user } = row;
+    const { key_id, key_permissions, key_expires_at, key_revoked_at, key_rotated_to_id, ...user } = row;
     return {
       userId: user.id,
       email: user.email,
@@ -48,6 +49,7 @@ export class AccountsStore {
       keyPermissions: JSON.parse(key_permissions) as Permission[],
       keyExpiresAt: key_expires_at,
       keyRevokedAt: key_revoked_at,
+      keyRotated: key_rotated_to_id !== null,
     };
   }
 

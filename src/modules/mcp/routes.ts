@@ -27,6 +27,19 @@ const INSTRUCTIONS =
   'Start with list_trends (sort_by=velocity) or list_crisis_events; crisis_gate says whether posting about a ' +
   'topic is advisable now. Every number comes with its explanation; quote it rather than guessing.';
 
+/** One JSON-RPC 2.0 message: a request or notification (`method`) or a response (`result` or `error`). */
+const JsonRpcMessage = Type.Object(
+  {
+    jsonrpc: Type.Literal('2.0'),
+    id: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Integer()])),
+    method: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    params: Type.Optional(FreeForm()),
+    result: Type.Optional(FreeForm()),
+    error: Type.Optional(FreeForm()),
+  },
+  { additionalProperties: false },
+);
+
 export async function mcpRoutes(
   app: App,
   { tools, version }: { tools: McpTools; version: string },
@@ -109,7 +122,7 @@ export async function mcpRoutes(
     '/mcp',
     {
       // The envelope is not counted: the tool calls inside it are (app.meterCall).
-      config: { access: { permission: 'read', quota: 'exempt' } },
+      config: { access: { permission: 'read', quota: 'exempt' }, problemStatuses: [406] },
       schema: {
         tags: ['mcp'],
         summary: 'Model Context Protocol (Streamable HTTP, stateless)',
@@ -119,7 +132,7 @@ export async function mcpRoutes(
           'route (a missing or bad key is a 401 before any MCP message); each tool call, resource read or prompt ' +
           'counts as one request against the daily quota, with the permission of the route it wraps (tools that ' +
           'change state need `write`). Stateless: GET and DELETE answer 405. See docs/mcp.md.',
-        body: Type.Union([FreeForm(), Type.Array(FreeForm())], {
+        body: Type.Union([JsonRpcMessage, Type.Array(JsonRpcMessage, { minItems: 1, maxItems: 50 })], {
           description: 'A JSON-RPC 2.0 message (or batch).',
         }),
         response: {
@@ -129,6 +142,15 @@ export async function mcpRoutes(
       },
     },
     async (request, reply) => {
+      // The transport would refuse these itself, but as JSON-RPC: every HTTP error here is problem+json.
+      const accept = request.headers.accept ?? '';
+      if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
+        throw new ApiError(
+          406,
+          'not_acceptable',
+          'The MCP endpoint needs `Accept: application/json, text/event-stream` (Streamable HTTP).',
+        );
+      }
       const server = serverFor(callerFor(request));
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: undefined,

@@ -38,6 +38,19 @@ export interface DatabaseHandle<T extends PlatformTables = PlatformTables> {
   close(): Promise<void>;
 }
 
+/**
+ * The database holds every user's data: folders created for it are 0700 and a new file 0600 (SQLite gives its
+ * -wal and -shm files the database file's mode). Existing files and folders keep the mode the operator chose.
+ */
+function createPrivateFile(file: string): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  try {
+    fs.closeSync(fs.openSync(file, 'wx', 0o600));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+}
+
 function openSqlite(file: string): SQLite.Database {
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
@@ -57,7 +70,7 @@ export function openDatabase<T extends PlatformTables = PlatformTables>(
 ): DatabaseHandle<T> {
   if (config.kind === 'sqlite') {
     const memory = config.path === ':memory:';
-    if (!memory) fs.mkdirSync(path.dirname(config.path), { recursive: true });
+    if (!memory) createPrivateFile(config.path);
     const db = sqliteKysely<T>(openSqlite(config.path));
     // An in-memory database is private to its connection: nothing to share with a reader.
     const reader = options.reader && !memory ? sqliteKysely<T>(openSqlite(config.path)) : db;

@@ -60,6 +60,8 @@ export interface IdempotencyKeysTable {
   response_body: string | null;
   created_at: number;
   expires_at: number;
+  /** The API key that made the first request (null on records older than migration 0019). */
+  key_id: number | null;
 }
 
 export interface JobsTable {

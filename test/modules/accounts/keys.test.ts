@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
+import { cappedExpiry } from '../../../src/modules/accounts/service.ts';
 import { ManualClock } from '../../../src/platform/clock.ts';
+import { couldHaveMade } from '../../../src/platform/idempotency.ts';
 import { assertProblem, buildTestApp, call, createUser, type TestContext } from '../../helpers/app.ts';
 
 /** Every text value stored in every table, to prove a secret is absent. */
@@ -224,6 +226,80 @@ describe('API keys', () => {
     assert.equal(Date.parse(previous.expires_at), clock.now() + 86_400_000);
   });
 
+  test('a key cannot create or rotate keys that outlive it: expiry is inherited, or capped at its own', async () => {
+    const user = await createUser(ctx);
+    const inOneDay = new Date(clock.now() + 86_400_000).toISOString();
+    const short = await call(ctx.app, 'POST', '/api/user/api-keys', {
+      key: user.key,
+      body: { name: 'short', expires_at: inOneDay },
+    });
+    assert.equal(short.statusCode, 201);
+    const inherited = await call(ctx.app, 'POST', '/api/user/api-keys', {
+      key: short.data.api_key,
+      body: { name: 'child' },
+    });
+    assert.equal(inherited.statusCode, 201);
+    assert.equal(inherited.data.expires_at, short.data.expires_at, 'no expiry asked: the creator’s');
+    const later = await call(ctx.app, 'POST', '/api/user/api-keys', {
+      key: short.data.api_key,
+      body: { name: 'later', expires_at: new Date(clock.now() + 30 * 86_400_000).toISOString() },
+    });
+    assert.equal(later.data.expires_at, short.data.expires_at, 'a later expiry is capped');
+    const sooner = new Date(clock.now() + 3600_000).toISOString();
+    const earlier = await call(ctx.app, 'POST', '/api/user/api-keys', {
+      key: short.data.api_key,
+      body: { name: 'earlier', expires_at: sooner },
+    });
+    assert.equal(Date.parse(earlier.data.expires_at), Date.parse(sooner), 'an earlier expiry is kept');
+    // Rotating a key without expiry with the short-lived key: the successor cannot outlive the rotating key.
+    const rotated = await call(ctx.app, 'POST', `/api/user/api-keys/${user.keyId}/rotate`, {
+      key: short.data.api_key,
+      body: { grace_period_seconds: 60 },
+    });
+    assert.equal(rotated.statusCode, 201);
+    assert.equal(rotated.data.expires_at, short.data.expires_at);
+    // A key without expiry still creates keys without expiry.
+    const forever = await call(ctx.app, 'POST', '/api/user/api-keys', {
+      key: rotated.data.api_key,
+      body: { name: 'forever' },
+    });
+    assert.equal(forever.data.expires_at, short.data.expires_at, 'its own expiry was inherited at rotation');
+    const operator = await call(ctx.app, 'POST', '/api/user/api-keys', {
+      key: ctx.operatorKey,
+      body: { name: 'unbounded' },
+    });
+    assert.equal(operator.data.expires_at, null);
+  });
+
+  test('a key in its rotation grace period still works but cannot create or rotate keys (403)', async () => {
+    const user = await createUser(ctx);
+    const other = await call(ctx.app, 'POST', '/api/user/api-keys', {
+      key: user.key,
+      body: { name: 'other' },
+    });
+    const rotated = await call(ctx.app, 'POST', `/api/user/api-keys/${user.keyId}/rotate`, {
+      key: user.key,
+      body: { grace_period_seconds: 3600 },
+    });
+    assert.equal(rotated.statusCode, 201);
+    assert.equal((await call(ctx.app, 'GET', '/api/user/profile', { key: user.key })).statusCode, 200);
+    const create = await call(ctx.app, 'POST', '/api/user/api-keys', { key: user.key, body: { name: 'x' } });
+    assertProblem(create, 403);
+    assert.equal(create.data.code, 'api_key_rotated');
+    const rotateOther = await call(ctx.app, 'POST', `/api/user/api-keys/${other.data.id}/rotate`, {
+      key: user.key,
+    });
+    assertProblem(rotateOther, 403);
+    const keys = await call(ctx.app, 'GET', '/api/user/api-keys', { key: rotated.data.api_key });
+    assert.equal(keys.data.keys.length, 3, 'nothing was created');
+    // Its successor can.
+    const fresh = await call(ctx.app, 'POST', '/api/user/api-keys', {
+      key: rotated.data.api_key,
+      body: { name: 'x' },
+    });
+    assert.equal(fresh.statusCode, 201);
+  });
+
   test('a revoked key cannot be rotated (409) and revoking twice is harmless', async () => {
     const user = await createUser(ctx);
     const extra = await call(ctx.app, 'POST', '/api/user/api-keys', {
@@ -311,6 +387,77 @@ describe('Idempotency-Key', () => {
     );
   });
 
+  test('a replay to another key of the user that could not have made the request answers 403', async () => {
+    const user = await createUser(ctx, 'developer', ['read', 'write', 'admin']);
+    const weaker = await call(ctx.app, 'POST', '/api/user/api-keys', {
+      key: user.key,
+      body: { name: 'weaker', permissions: ['read', 'write'] },
+    });
+    const request = {
+      body: { name: 'admin child', permissions: ['admin'] },
+      headers: { 'idempotency-key': 'esc-1' },
+    };
+    const first = await call(ctx.app, 'POST', '/api/user/api-keys', { key: user.key, ...request });
+    assert.equal(first.statusCode, 201);
+    // Made fresh, the weaker key would get 403 permission_escalation; the replay must not hand it the secret.
+    const replay = await call(ctx.app, 'POST', '/api/user/api-keys', {
+      key: weaker.data.api_key,
+      ...request,
+    });
+    assertProblem(replay, 403);
+    assert.equal(replay.data.code, 'idempotency_key_forbidden');
+    assert.ok(!replay.body.includes(first.data.api_key), 'the secret is not in the refusal');
+    // The key that made it, and an equally entitled key, still get the replay.
+    const again = await call(ctx.app, 'POST', '/api/user/api-keys', { key: user.key, ...request });
+    assert.equal(again.headers['idempotent-replayed'], 'true');
+    const peer = await call(ctx.app, 'POST', '/api/user/api-keys', {
+      key: user.key,
+      body: { name: 'peer', permissions: ['read', 'write', 'admin'] },
+    });
+    const fromPeer = await call(ctx.app, 'POST', '/api/user/api-keys', {
+      key: peer.data.api_key,
+      ...request,
+    });
+    assert.equal(fromPeer.statusCode, 201);
+    assert.equal(fromPeer.body, first.body);
+  });
+
+  test('cappedExpiry: the asked expiry, never later than the creating key’s', () => {
+    assert.equal(cappedExpiry(null, null), null);
+    assert.equal(cappedExpiry(5000, null), 5000);
+    assert.equal(cappedExpiry(null, 3000), 3000);
+    assert.equal(cappedExpiry(5000, 3000), 3000);
+    assert.equal(cappedExpiry(1000, 3000), 1000);
+  });
+
+  test('couldHaveMade: every permission, not rotated, expiring no sooner', () => {
+    const original = { permissions: ['read', 'write'], expiresAt: 2000 };
+    assert.equal(
+      couldHaveMade({ permissions: ['read', 'write', 'admin'], expiresAt: null, rotated: false }, original),
+      true,
+    );
+    assert.equal(couldHaveMade({ permissions: ['read'], expiresAt: null, rotated: false }, original), false);
+    assert.equal(
+      couldHaveMade({ permissions: ['read', 'write'], expiresAt: 1000, rotated: false }, original),
+      false,
+    );
+    assert.equal(
+      couldHaveMade({ permissions: ['read', 'write'], expiresAt: 2000, rotated: false }, original),
+      true,
+    );
+    assert.equal(
+      couldHaveMade({ permissions: ['read', 'write'], expiresAt: null, rotated: true }, original),
+      false,
+    );
+    assert.equal(
+      couldHaveMade(
+        { permissions: ['read'], expiresAt: 5000, rotated: false },
+        { permissions: ['read'], expiresAt: null },
+      ),
+      false,
+    );
+  });
+
   test('the same key with a different body answers 422', async () => {
     const user = await createUser(ctx);
     const headers = { 'idempotency-key': 'diff-1' };
@@ -362,7 +509,7 @@ describe('Idempotency-Key', () => {
     assert.ok(done, 'the first request was stored');
     assert.equal(done.state, 'done');
     await idempotency.remove(done.id);
-    await idempotency.insertRunning(user.userId, 'busy-1', done.request_hash);
+    await idempotency.insertRunning(user.userId, 'busy-1', done.request_hash, user.keyId);
 
     const retry = await call(ctx.app, 'POST', '/api/user/api-keys', request);
     assertProblem(retry, 409);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { dailyStatus, uptimePercent } from '../../../src/modules/content/status/history.ts';
+import { dailyStatus, overallStatus, uptimePercent } from '../../../src/modules/content/status/history.ts';
 import type { PollingSource } from '../../../src/modules/signals/sources/types.ts';
 import { DAY_MS, ManualClock } from '../../../src/platform/clock.ts';
 import { build, call } from '../../helpers/app.ts';
@@ -34,6 +34,31 @@ describe('status page', () => {
     const feed = res.data.components.find((c: { name: string }) => c.name === 'feed');
     assert.equal(feed.status, 'outage');
     assert.match(feed.description, /feed unreachable/);
+  });
+
+  test('a component marked as degrading only (Redis) makes the overall status degraded, not an outage', async (t) => {
+    const ctx = await build(t);
+    ctx.app.services.status.register('cache', async () => ({ status: 'outage', description: 'down' }), {
+      outageDegradesOverall: true,
+    });
+    const res = await call(ctx.app, 'GET', '/status');
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.data.overall_status, 'degraded');
+    assert.equal(res.data.components.find((c: { name: string }) => c.name === 'cache').status, 'outage');
+    assert.equal(
+      overallStatus([
+        { status: 'outage', degradesOnly: false },
+        { status: 'degraded', degradesOnly: true },
+      ]),
+      'outage',
+    );
+    assert.equal(
+      overallStatus([
+        { status: 'operational', degradesOnly: false },
+        { status: 'outage', degradesOnly: true },
+      ]),
+      'degraded',
+    );
   });
 
   test('an outage in 1 of 24 checks in a day shows ≈ 95.8 % uptime', async (t) => {

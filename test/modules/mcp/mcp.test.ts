@@ -295,6 +295,27 @@ describe('MCP server at /mcp', () => {
     assert.equal(bad.status, 401);
     await assert.rejects(connect('cw_not_a_key'), /401/);
 
+    // With a key, HTTP-level refusals are problem+json too, before the transport sees the message.
+    const user = await createUser(ctx, 'enterprise', ['read']);
+    const auth = { authorization: `Bearer ${user.key}` };
+    const onlyJson = await fetch(url, {
+      method: 'POST',
+      headers: { ...headers, ...auth, accept: 'application/json' },
+      body: JSON.stringify(initialize),
+    });
+    assert.equal(onlyJson.status, 406);
+    assert.equal(onlyJson.headers.get('content-type'), 'application/problem+json; charset=utf-8');
+    assert.match(((await onlyJson.json()) as Json).detail, /text\/event-stream/);
+    const notRpc = await fetch(url, {
+      method: 'POST',
+      headers: { ...headers, ...auth },
+      body: '{"hello":1}',
+    });
+    assert.equal(notRpc.status, 400);
+    const problem = (await notRpc.json()) as Json;
+    assert.equal(problem.code, 'validation_failed');
+    assert.match(JSON.stringify(problem.errors), /jsonrpc|hello/);
+
     const get = await fetch(url, { headers: { accept: 'text/event-stream' } });
     assert.equal(get.status, 405);
     assert.equal(get.headers.get('allow'), 'POST');

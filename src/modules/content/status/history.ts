@@ -3,8 +3,20 @@ export type ComponentState = 'operational' | 'degraded' | 'outage';
 
 const RANK: Record<ComponentState, number> = { operational: 0, degraded: 1, outage: 2 };
 
-export function worst(states: ComponentState[]): ComponentState {
+function worst(states: ComponentState[]): ComponentState {
   return states.reduce<ComponentState>((acc, s) => (RANK[s] > RANK[acc] ? s : acc), 'operational');
+}
+
+/**
+ * The overall status: the worst component status, except that a component marked `degradesOnly` (its outage
+ * leaves the service answering) counts at most as degraded.
+ */
+export function overallStatus(
+  components: { status: ComponentState; degradesOnly: boolean }[],
+): ComponentState {
+  return worst(
+    components.map(({ status, degradesOnly }) => (degradesOnly && status === 'outage' ? 'degraded' : status)),
+  );
 }
 
 /** Uptime = share of checks that were not `outage`, in percent with 2 decimals (degraded still serves). */

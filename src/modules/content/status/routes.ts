@@ -37,7 +37,7 @@ export async function statusRoutes(app: App, { status }: { status: StatusService
   app.get(
     '/status',
     {
-      config: { access: 'public' },
+      config: { access: 'public', healthCheck: true },
       schema: {
         tags: ['meta'],
         summary: 'Live status of each component',
@@ -45,7 +45,8 @@ export async function statusRoutes(app: App, { status }: { status: StatusService
           'Checks run live (cached for 2 s): `api`, `database`, `jobs` (queue lag), `redis` (when configured), ' +
           'each configured signal source by id and each release feed by name (degraded while failing), and ' +
           '`llm` when an LLM provider is configured (its `/models`, asked at most every 30 s). The overall ' +
-          'status is the worst component status.',
+          'status is the worst component status, except that a Redis outage makes it `degraded` (routes with ' +
+          'limits answer 503 with `Retry-After` until Redis returns; this page keeps answering).',
         response: { 200: StatusResponse },
       },
     },

@@ -6,7 +6,7 @@ import type { DB } from '../../../database.ts';
 import { type Clock, DAY_MS, isoString } from '../../../platform/clock.ts';
 import { pingDatabase } from '../../../platform/db/index.ts';
 import type { JobQueue } from '../../../platform/jobs/index.ts';
-import { type ComponentState, summarise, worst } from './history.ts';
+import { type ComponentState, overallStatus, summarise } from './history.ts';
 import type { StatusStore } from './store.ts';
 
 export interface CheckResult {
@@ -54,6 +54,8 @@ async function timed(check: Check): Promise<CheckResult> {
 
 export class StatusService {
   private readonly checks = new Map<string, Check>();
+  /** Components whose outage makes the overall status degraded, not an outage. */
+  private readonly degradingOnly = new Set<string>();
   private cached: { at: number; value: StatusReport } | null = null;
 
   constructor(
@@ -72,10 +74,23 @@ export class StatusService {
     });
     if (deps.redis) {
       const redis = deps.redis;
-      this.register('redis', async () => {
-        await redis.ping();
-        return { status: 'operational', description: 'Answering PING.' };
-      });
+      // Without Redis the service still answers (limited routes refuse with 503 until it returns, nothing
+      // stored is lost), so its outage degrades the whole rather than taking it down.
+      this.register(
+        'redis',
+        async () => {
+          try {
+            await redis.ping();
+          } catch (error) {
+            return {
+              status: 'outage',
+              description: `Not answering PING (${(error as Error).message.slice(0, 120)}); routes with limits answer 503 until it returns.`,
+            };
+          }
+          return { status: 'operational', description: 'Answering PING.' };
+        },
+        { outageDegradesOverall: true },
+      );
     }
     this.register('jobs', async () => {
       const stats = await deps.jobs.stats();
@@ -94,8 +109,10 @@ export class StatusService {
   private readonly clock: Clock;
 
   /** Further components (sources, LLM provider, release feeds: see app.ts) are added here. */
-  register(name: string, check: Check): void {
+  register(name: string, check: Check, options: { outageDegradesOverall?: boolean } = {}): void {
     this.checks.set(name, check);
+    if (options.outageDegradesOverall) this.degradingOnly.add(name);
+    else this.degradingOnly.delete(name);
     this.cached = null;
   }
 
@@ -115,7 +132,12 @@ export class StatusService {
     if (this.cached && Math.abs(now - this.cached.at) < CACHE_MS) return this.cached.value;
     const results = await this.runChecks();
     const value = {
-      overall_status: worst(results.map((r) => r.result.status)),
+      overall_status: overallStatus(
+        results.map(({ name, result }) => ({
+          status: result.status,
+          degradesOnly: this.degradingOnly.has(name),
+        })),
+      ),
       last_updated: isoString(now)!,
       components: results.map(({ name, result }) => ({
         name,

@@ -18,6 +18,7 @@ import { notifications } from './0015_notifications.ts';
 import { dataExports } from './0016_exports.ts';
 import { reports } from './0017_reports.ts';
 import { trendEvidence } from './0018_trend_evidence.ts';
+import { idempotencyKeyOwner } from './0019_idempotency_key_owner.ts';
 import type { Dialect } from './helpers.ts';
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -42,6 +43,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0016_exports': dataExports(dialect),
         '0017_reports': reports(dialect),
         '0018_trend_evidence': trendEvidence(dialect),
+        '0019_idempotency_key_owner': idempotencyKeyOwner(dialect),
       };
     },
   };
