@@ -25,6 +25,7 @@ describe('MCP server at /mcp', () => {
   before(async () => {
     ctx = await buildTestApp({
       env: {
+        OUTBOUND_ALLOWLIST: '127.0.0.0/8',
         PLANS: JSON.stringify({
           developer: { burst_per_second: 100_000 },
           enterprise: { burst_per_second: 100_000 },
@@ -102,6 +103,45 @@ describe('MCP server at /mcp', () => {
     const listTrends = tools.find((t) => t.name === 'list_trends')!;
     assert.ok(JSON.stringify((listTrends.inputSchema.properties as Json).sort_by).includes('velocity'));
     assert.ok((tools.find((t) => t.name === 'get_trend')!.inputSchema.required ?? []).includes('trend_id'));
+  });
+
+  test('every other reading tool answers what its route answers', async () => {
+    const user = await createUser(ctx, 'enterprise', ['read', 'write']);
+    const hook = await call(ctx.app, 'POST', '/api/integrations/webhooks', {
+      key: user.key,
+      body: {
+        url: 'http://127.0.0.1:9/hook',
+        trigger_type: 'trend_velocity',
+        delivery_mode: 'instant_stream',
+        threshold_value: 60,
+        cooldown_seconds: 60,
+      },
+    });
+    assert.equal(hook.statusCode, 201, hook.body);
+    const client = await connect(user.key);
+    const cases: [string, Record<string, unknown>, string][] = [
+      [
+        'get_trend_analytics',
+        { trend_id: trends.negative, period: '24h' },
+        `/api/trends/${trends.negative}/analytics?period=24h`,
+      ],
+      ['autocomplete_trends', { query: 'Ac', limit: 5 }, '/api/trends/autocomplete?query=Ac&limit=5'],
+      ['list_categories', {}, '/api/trends/categories'],
+      ['search_insights', { q: 'Acme' }, '/api/insights/search?q=Acme'],
+      ['list_recommendations', { limit: 5 }, '/api/intelligence/recommendations?limit=5'],
+      ['list_webhooks', {}, '/api/integrations/webhooks'],
+    ];
+    for (const [name, args, path] of cases) {
+      const result = await callTool(client, name, args);
+      assert.equal(result.isError, undefined, `${name}: ${JSON.stringify(result.content)}`);
+      const http = await call(ctx.app, 'GET', path, { key: user.key });
+      assert.equal(http.statusCode, 200, `${path}: ${http.body}`);
+      assert.deepEqual(result.structuredContent, http.data, name);
+      assert.ok(result.content[0]!.text!.length > 0, `${name} has a summary`);
+    }
+    const listed = await callTool(client, 'list_webhooks');
+    assert.match(listed.content[0]!.text!, /127\.0\.0\.1:9\/hook/);
+    assert.ok(!JSON.stringify(listed.structuredContent).includes('whsec_'), 'no secret in the tool result');
   });
 
   test('list_trends, get_trend and a trend resource give what the HTTP routes give', async () => {
