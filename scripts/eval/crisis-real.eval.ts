@@ -33,6 +33,8 @@ import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { normaliseKey } from '../../src/modules/trends/index.ts';
 import { ManualClock } from '../../src/platform/clock.ts';
+import { CRISISLEX_DIR, parseCsv } from './crisislex.ts';
+import { insertEvalUser } from './eval-user.ts';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -42,8 +44,7 @@ const ONSET_WITHIN_MS = 30 * MIN;
 const FIRST_DAY_MIN_POSTS = 50;
 const PLATFORMS = ['x', 'bluesky', 'reddit', 'mastodon'] as const;
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
-const DATA = path.resolve(root, '../shared/data/crisislex-t26');
+const DATA = CRISISLEX_DIR;
 
 interface Post {
   id: string;
@@ -58,40 +59,6 @@ interface EventData {
   startDay: number;
   keywords: string[];
   posts: Post[];
-}
-
-/** RFC 4180 CSV (quoted fields, doubled quotes, newlines inside quotes). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"') {
-        if (text[i + 1] === '"') {
-          field += '"';
-          i++;
-        } else quoted = false;
-      } else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(field);
-      field = '';
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-    } else field += c;
-  }
-  if (field !== '' || row.length > 0) {
-    row.push(field);
-    rows.push(row);
-  }
-  return rows;
 }
 
 /** A post id's time (the data's README): UTC ms = (id >> 22) + 1288834974657. */
@@ -203,22 +170,7 @@ async function replay(event: EventData, line: Timeline, mode: Mode): Promise<Out
   const { db, signals, engine, interests } = app.services;
   try {
     const now = clock.now();
-    const user = await db
-      .insertInto('users')
-      .values({
-        email: 'eval@example.com',
-        full_name: null,
-        is_active: 1,
-        organization_role: 'member',
-        plan: 'enterprise',
-        subscription_status: 'active',
-        current_period_end: null,
-        cancel_at_period_end: 0,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const user = await insertEvalUser(app, 'eval@example.com', now);
     const keys = new Set<string>();
     for (const keyword of event.keywords) {
       const key = normaliseKey(keyword.trim().replace(/^#/, ''));

@@ -10,6 +10,7 @@ import { loadConfig } from '../../src/config.ts';
 import { compound } from '../../src/modules/trends/index.ts';
 import { ManualClock } from '../../src/platform/clock.ts';
 import { scenarios } from './crisis-scenarios.ts';
+import { insertEvalUser } from './eval-user.ts';
 
 const MIN = 60_000;
 const REPLAY_MINUTES = 60;
@@ -37,22 +38,7 @@ try {
   for (const [index, scenario] of all.entries()) {
     const now = Date.parse('2026-11-01T00:00:00Z') + (index + 1) * 3 * 86_400_000;
     clock.set(now);
-    const user = await db
-      .insertInto('users')
-      .values({
-        email: `eval-${index}@example.com`,
-        full_name: null,
-        is_active: 1,
-        organization_role: 'member',
-        plan: 'enterprise',
-        subscription_status: 'active',
-        current_period_end: null,
-        cancel_at_period_end: 0,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const user = await insertEvalUser(app, `eval-${index}@example.com`, now);
     await app.services.interests.create(user.id, { keyword: scenario.topic });
     const items = (from: number, to: number) =>
       scenario.signals

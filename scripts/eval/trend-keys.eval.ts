@@ -22,48 +22,14 @@ import path from 'node:path';
 import type { Model } from 'wink-eng-lite-web-model';
 import type { WinkMethods } from 'wink-nlp';
 import { extractCandidates } from '../../src/modules/trends/index.ts';
+import { CRISISLEX_DIR, parseCsv } from './crisislex.ts';
 
 const TOP = Number(process.env.EVAL_TOP ?? 10);
 const OVERALL_TOP = 40;
 const GOAL_SHARE = 0.1;
 const FRAGMENT_TAGS = new Set(['VERB', 'AUX', 'ADV', 'PRON', 'DET', 'ADP', 'PART', 'SCONJ', 'CCONJ', 'INTJ']);
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
-const DATA = path.resolve(root, '../shared/data/crisislex-t26');
-
-/** RFC 4180 CSV (quoted fields, doubled quotes, newlines inside quotes). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"') {
-        if (text[i + 1] === '"') {
-          field += '"';
-          i++;
-        } else quoted = false;
-      } else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(field);
-      field = '';
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-    } else field += c;
-  }
-  if (field !== '' || row.length > 0) {
-    row.push(field);
-    rows.push(row);
-  }
-  return rows;
-}
+const DATA = CRISISLEX_DIR;
 
 function loadPosts(folder: string): string[] {
   const file = path.join(DATA, folder, `${folder}-tweets_labeled.csv`);
