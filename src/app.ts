@@ -1,6 +1,7 @@
 // buildApp(config, options) → a ready Fastify instance. The composition root: services are built once
 // (compose.ts), then registered in stages: platform plugins first (input, hooks, errors, auth, idempotency,
 // OpenAPI, metrics), then each module as a plugin receiving its dependencies as typed options.
+import { hostname } from 'node:os';
 import cors from '@fastify/cors';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyServerOptions } from 'fastify';
@@ -9,7 +10,7 @@ import { type Composition, composeServices, type ServiceOverrides } from './comp
 import { API_VERSION, type Config } from './config.ts';
 import type { Database } from './database.ts';
 import { accountRoutes, interestRoutes } from './modules/accounts/index.ts';
-import { blogRoutes, releaseRoutes, statusRoutes } from './modules/content/index.ts';
+import { backgroundCheck, blogRoutes, releaseRoutes, statusRoutes } from './modules/content/index.ts';
 import { crisisRoutes } from './modules/crisis/index.ts';
 import { exportRoutes } from './modules/exports/index.ts';
 import { insightRoutes } from './modules/insights/index.ts';
@@ -35,6 +36,7 @@ import { type App, asArray } from './platform/http.ts';
 import { idempotencyPlugin } from './platform/idempotency.ts';
 import { requestId } from './platform/ids.ts';
 import { guardInput, registerJsonBodies } from './platform/input.ts';
+import { registerLeaseMetrics } from './platform/leases.ts';
 import { registerMetrics } from './platform/metrics.ts';
 import { decorateRouteSchema, registerOpenApi } from './platform/openapi.ts';
 import { OverloadMonitor } from './platform/overload.ts';
@@ -278,8 +280,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await registerPlatform(app, composition, overload);
   await registerModules(app, services, routes);
 
-  const { accounts, usage, idempotency, status, engine, releases, sources, worker, stream, outbound } =
-    services;
+  const {
+    accounts,
+    usage,
+    idempotency,
+    status,
+    engine,
+    releases,
+    sources,
+    worker,
+    stream,
+    outbound,
+    singletons,
+  } = services;
   const bootstrapFile = await accounts.bootstrap({
     bootstrapApiKey: config.bootstrapApiKey,
     embedded: handle.dialect === 'sqlite',
@@ -288,36 +301,58 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   if (bootstrapFile) app.log.info({ file: bootstrapFile }, `Operator API key written to ${bootstrapFile}`);
 
   const timers: NodeJS.Timeout[] = [];
-  const every = (ms: number, task: () => Promise<unknown>, what: string) => {
+  // A loop with a lease name runs on one instance at a time (whichever holds the lease); the rest on each.
+  const every = (ms: number, task: () => Promise<unknown>, what: string, lease?: string) => {
+    if (lease) singletons.register(lease);
+    const run = lease ? () => singletons.run(lease, task) : task;
     const timer = setInterval(() => {
-      task().catch((error) => app.log.warn({ err: error }, `${what} failed`));
+      run().catch((error) => app.log.warn({ err: error }, `${what} failed`));
     }, ms);
     timer.unref();
     timers.push(timer);
+    return run;
   };
+  registerLeaseMetrics(services.metrics.registry, singletons, [sources], hostname());
   if (background) {
     every(config.usageFlushIntervalMs, () => usage.flush(), 'usage flush');
-    every(3600_000, () => idempotency.purgeExpired(), 'idempotency purge');
-    every(config.statusCheckIntervalSeconds * 1000, () => status.recordChecks(), 'status checks');
+    every(3600_000, () => idempotency.purgeExpired(), 'idempotency purge', 'idempotency-purge');
+    const recordChecks = every(
+      config.statusCheckIntervalSeconds * 1000,
+      () => status.recordChecks(),
+      'status checks',
+      'status-checks',
+    );
     every(1000, () => engine.tick(), 'trend engine');
-    every(60_000, () => services.dataExports.scheduleDue(), 'scheduled exports');
-    every(3600_000, () => services.notifications.checkExpiringKeys(), 'key expiry notices');
-    if (releases.feeds.length > 0) {
-      every(60_000, () => releases.refreshDue(), 'release feeds');
-      void releases.refreshDue();
-    }
+    every(60_000, () => services.dataExports.scheduleDue(), 'scheduled exports', 'scheduled-exports');
+    const noticeExpiringKeys = every(
+      3600_000,
+      () => services.notifications.checkExpiringKeys(),
+      'key expiry notices',
+      'key-expiry-notices',
+    );
+    const refreshReleases =
+      releases.feeds.length > 0
+        ? every(60_000, () => releases.refreshDue(), 'release feeds', 'release-feeds')
+        : null;
+    // Takes the free leases before the loops first run, so the first instance up runs them at once.
+    await singletons.start();
+    status.register('background', () => backgroundCheck(singletons));
+    if (refreshReleases)
+      void refreshReleases().catch((error) => app.log.warn({ err: error }, 'release feeds failed'));
     await sources.start();
     worker.start();
-    status.recordChecks().catch((error) => app.log.warn({ err: error }, 'status checks failed'));
-    services.notifications
-      .checkExpiringKeys()
-      .catch((error) => app.log.warn({ err: error }, 'key expiry notices failed'));
+    recordChecks().catch((error) => app.log.warn({ err: error }, 'status checks failed'));
+    noticeExpiringKeys().catch((error) => app.log.warn({ err: error }, 'key expiry notices failed'));
   }
 
   // What must reach the database before the process ends, however the shutdown goes: the usage counted in
   // memory, and the leases this instance holds (so another takes over at once, not when they expire).
   const persist = async () => {
-    const outcomes = await Promise.allSettled([usage.flush(), crisisDetector.release()]);
+    const outcomes = await Promise.allSettled([
+      usage.flush(),
+      singletons.release(),
+      crisisDetector.release(),
+    ]);
     for (const outcome of outcomes) {
       if (outcome.status === 'rejected')
         app.log.error({ err: outcome.reason }, 'persisting on shutdown failed');
@@ -329,8 +364,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     overload.stop();
     for (const timer of timers) clearInterval(timer);
     // First: every request has been answered by now, and nothing below may stand between the counts and
-    // the database.
-    await persist();
+    // the database. No background loop starts another pass here; the leases are given up once the passes
+    // under way have ended, so another instance never runs one alongside them.
+    singletons.stop();
+    await usage.flush();
     await releases.stop();
     await sources.stop();
     await engine.idle();
@@ -338,7 +375,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await worker.stop();
     await stream.close();
     await outbound.close();
-    // Again: an engine pass finishing above may have taken the lease back; deliveries count no usage.
+    // Deliveries count no usage; what the passes above counted is flushed with the leases given up.
     await persist();
     await pubsub.close();
     redis?.disconnect();

@@ -1,7 +1,5 @@
 // The composition root's first half: every store and service built once, in dependency order, with their
 // domain-event and job wiring. src/app.ts then registers the platform plugins and the modules with these.
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import { API_VERSION, type Config } from './config.ts';
@@ -64,12 +62,17 @@ import { type DatabaseHandle, platformTables } from './platform/db/index.ts';
 import { DOMAIN_EVENT_JOB, type DomainEvent, DomainEvents } from './platform/events.ts';
 import { IdempotencyStore } from './platform/idempotency.ts';
 import { JobQueue, JobWorker } from './platform/jobs/index.ts';
+import { LeaseStore, newInstanceId, Singletons } from './platform/leases.ts';
 import { createMetrics } from './platform/metrics.ts';
 import { OutboundClient } from './platform/outbound.ts';
 import type { PubSub } from './platform/pubsub.ts';
+import { QuotaSeedCoordinator } from './platform/quota-seeding.ts';
 import { RateLimits } from './platform/ratelimit.ts';
 import { UsageCounter } from './platform/usage.ts';
 import type { AppEvents, Services } from './services.ts';
+
+/** The crisis detector's background loop (one instance at a time). */
+const CRISIS_DETECTION_LOOP = 'crisis-detection';
 
 /** Stand-ins a test gives `buildApp` for services it replaces; production passes none. */
 export interface ServiceOverrides {
@@ -106,11 +109,17 @@ export async function composeServices(input: CompositionInput): Promise<Composit
   // The platform's persistence sees its own tables only.
   const platformDb = platformTables(db);
   const usage = new UsageCounter(platformDb);
+  // A quota counter Redis lost is rebuilt from the database once every instance has flushed its usage.
+  const quotaSeeding = redis ? new QuotaSeedCoordinator(redis, pubsub, config.redisKeyPrefix, usage) : null;
+  await quotaSeeding?.start();
   const limits = new RateLimits({
     redis,
     prefix: config.redisKeyPrefix,
     ipPerMinute: config.publicRateLimitPerMinute,
-    seed: (userId, date) => usage.storedCount(userId, date),
+    seed: async (userId, date) => {
+      await quotaSeeding?.flushEverywhere();
+      return usage.storedCount(userId, date);
+    },
   });
   const keyCache = new KeyCache(pubsub, clock);
   await keyCache.start();
@@ -123,6 +132,11 @@ export async function composeServices(input: CompositionInput): Promise<Composit
   const outbound = new OutboundClient({ allowlist: config.outboundAllowlist });
   const audit = new AuditLog(platformDb, clock);
   const poke = () => worker.poke();
+  // Background loops that must run on one instance at a time hold a lease each (src/platform/leases.ts).
+  const singletons = new Singletons(new LeaseStore(platformDb), clock, newInstanceId(), {
+    onError: (error) => log.warn({ err: error }, 'lease renewal failed'),
+  });
+  const exclusive = <T>(name: string, task: () => Promise<T>) => singletons.run(name, task);
 
   // Accounts.
   const accountsStore = new AccountsStore(db);
@@ -192,8 +206,9 @@ export async function composeServices(input: CompositionInput): Promise<Composit
     retention: config.retention,
     pruneSignals: (before) => signalsStore.pruneProcessedBefore(before),
     onEvents: poke,
+    exclusive,
     afterPass: async () => {
-      if ((await crisisDetector.run()) > 0) worker.poke();
+      if (((await exclusive(CRISIS_DETECTION_LOOP, () => crisisDetector.run())) ?? 0) > 0) worker.poke();
     },
   });
   const sources = new SourceRunner({
@@ -203,7 +218,7 @@ export async function composeServices(input: CompositionInput): Promise<Composit
     store: new SourceStateStore(db),
     signals,
     clock,
-    workerId: `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`,
+    leases: singletons,
     log,
   });
 
@@ -320,6 +335,7 @@ export async function composeServices(input: CompositionInput): Promise<Composit
     notifications,
     dataExports,
     reports,
+    singletons,
   };
   return { services, nlp, crisisDetector, accountsStore };
 }

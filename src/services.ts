@@ -30,6 +30,7 @@ import type { Dialect } from './platform/db/index.ts';
 import type { DomainEvents } from './platform/events.ts';
 import type { IdempotencyStore } from './platform/idempotency.ts';
 import type { JobQueue, JobWorker } from './platform/jobs/index.ts';
+import type { Singletons } from './platform/leases.ts';
 import type { Metrics } from './platform/metrics.ts';
 import type { OutboundClient } from './platform/outbound.ts';
 import type { PubSub } from './platform/pubsub.ts';
@@ -90,6 +91,8 @@ export interface Services {
   dataExports: ExportsService;
   /** Custom reports, session info, public demo signals. */
   reports: ReportsService;
+  /** Leases of the background loops that run on one instance at a time. */
+  singletons: Singletons;
 }
 
 declare module 'fastify' {

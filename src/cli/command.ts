@@ -18,6 +18,7 @@ export interface CliValues {
   demo?: boolean;
   hours?: string;
   seed?: string;
+  'dry-run'?: boolean;
   help?: boolean;
 }
 
@@ -26,6 +27,8 @@ export interface CommandInput {
   values: CliValues;
   /** The words of the command line, the command's own name first. */
   positionals: string[];
+  /** The environment, for inputs that are not service configuration (OLD_SECRET_KEY). */
+  env: Record<string, string | undefined>;
 }
 
 export function unknownCommand(positionals: string[]): UsageError {

@@ -7,6 +7,7 @@ import * as blog from './commands/blog.ts';
 import * as ingest from './commands/ingest.ts';
 import * as keys from './commands/keys.ts';
 import * as migrate from './commands/migrate.ts';
+import * as secretKey from './commands/secret-key.ts';
 import * as seed from './commands/seed.ts';
 import * as users from './commands/users.ts';
 
@@ -17,7 +18,15 @@ interface Command {
 }
 
 /** By the first word of the command line, in the order the usage text lists them. */
-const COMMANDS: Record<string, Command> = { migrate, users, keys, ingest, seed, blog };
+const COMMANDS: Record<string, Command> = {
+  migrate,
+  users,
+  keys,
+  ingest,
+  seed,
+  blog,
+  'secret-key': secretKey,
+};
 
 const USAGE = `Usage: crestwatch <command> [options]
 
@@ -45,6 +54,7 @@ async function run(argv: string[]): Promise<void> {
       demo: { type: 'boolean' },
       hours: { type: 'string' },
       seed: { type: 'string' },
+      'dry-run': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -56,7 +66,7 @@ async function run(argv: string[]): Promise<void> {
   const config = loadConfig();
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!command) throw unknownCommand(positionals);
-  await command.run({ config, values, positionals });
+  await command.run({ config, values, positionals, env: process.env });
 }
 
 try {

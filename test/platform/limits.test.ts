@@ -291,3 +291,53 @@ describe('a quota counter lost from Redis', { skip: !testRedisUrl && 'needs Redi
     }
   });
 });
+
+describe('a quota counter lost from Redis with two instances', {
+  skip: !(usingPostgres && testRedisUrl) && 'needs PostgreSQL + Redis',
+}, () => {
+  test('150 concurrent requests through two instances answer exactly 100, with Redis flushed in the middle', async () => {
+    // The developer plan as shipped (100 a day); only the burst limit is lifted so bursts of 75 fit.
+    const plans = JSON.stringify({
+      developer: { burst_per_second: 1000 },
+      enterprise: { burst_per_second: 100_000 },
+    });
+    const first = await buildTestApp({ env: { PLANS: plans } });
+    const second = await buildTestApp({
+      env: { PLANS: plans },
+      database: first.database,
+      redisPrefix: first.config.redisKeyPrefix,
+      operatorKey: first.operatorKey,
+    });
+    const redis = new Redis(testRedisUrl!);
+    const flushRedis = async () => {
+      const keys = await redis.keys(`${first.config.redisKeyPrefix}*`);
+      if (keys.length > 0) await redis.del(...keys);
+    };
+    try {
+      const user = await createUser(first, 'developer');
+      const wave = (count: number, from: number) =>
+        Promise.all(
+          Array.from({ length: count }, (_, i) =>
+            call((from + i) % 2 === 0 ? first.app : second.app, 'GET', '/api/user/profile', {
+              key: user.key,
+            }).then((r) => r.statusCode),
+          ),
+        );
+      // Neither instance has flushed its usage to the database when Redis loses everything.
+      const statuses = await wave(60, 0);
+      await flushRedis();
+      const during = wave(90, 60);
+      await flushRedis();
+      statuses.push(...(await during));
+      assert.equal(statuses.length, 150);
+      assert.equal(statuses.filter((s) => s === 200).length, 100, statuses.join(','));
+      assert.equal(statuses.filter((s) => s === 429).length, 50);
+      const usage = await call(second.app, 'GET', '/api/user/api-usage', { key: user.key });
+      assert.equal(usage.data.summary.requests_today, 100);
+    } finally {
+      redis.disconnect();
+      await second.close();
+      await first.close();
+    }
+  });
+});

@@ -2,42 +2,21 @@
 // against the real app on 127.0.0.1. Each page is screenshotted under test-results/ and scanned with axe-core
 // in the same browser; a CSP violation or a console error fails the test. Run with `npm run test:web`.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import axe from 'axe-core';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { buildTestApp, call, createUser, type TestContext } from '../helpers/app.ts';
 import { RELAXED_PLANS, seed } from '../modules/insights/fixtures.ts';
 import { insertCrisisEvent } from '../modules/integrations/workflow-stand-in.ts';
-
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const RESULTS = path.join(ROOT, 'test-results');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-/** axe-core's own source, evaluated in the page (through DevTools, so the page's CSP does not block it). */
-const AXE_SOURCE = axe.source;
-/** How long a page may take to show what a step waits for. */
-const UI_TIMEOUT_MS = 15_000;
-
-/**
- * Polls `condition` from the test's side. (Playwright's waitForFunction evaluates strings inside the page,
- * which the dashboard's CSP rightly refuses: no eval.)
- */
-async function until(condition: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + UI_TIMEOUT_MS;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[] }[];
-}
+import {
+  assertBuilt,
+  launchChromium,
+  listen,
+  RESULTS,
+  until,
+  type WatchedPage,
+  watchedPage,
+} from './helpers.ts';
 
 describe('the web dashboard in Chromium', () => {
   let ctx: TestContext;
@@ -46,39 +25,22 @@ describe('the web dashboard in Chromium', () => {
   let base: string;
   let user: Awaited<ReturnType<typeof createUser>>;
   let trendIds: Awaited<ReturnType<typeof seed>>;
+  let watched: WatchedPage;
   /** Console errors and CSP violations seen in the page: any of them fails the suite. */
-  const problems: string[] = [];
+  let problems: string[];
 
   before(async () => {
-    assert.ok(
-      fs.existsSync(path.join(ROOT, 'web/dist/index.html')),
-      'web/dist is missing: run npm run build:web first',
-    );
-    fs.mkdirSync(RESULTS, { recursive: true });
+    assertBuilt();
     ctx = await buildTestApp({ env: { PLANS: RELAXED_PLANS } });
     trendIds = await seed(ctx, Date.now());
     await ctx.app.services.engine.tick();
     ctx.app.services.worker.start();
-    await ctx.app.listen({ host: '127.0.0.1', port: 0 });
-    base = `http://127.0.0.1:${(ctx.app.server.address() as AddressInfo).port}`;
+    base = await listen(ctx);
     user = await createUser(ctx, 'enterprise');
 
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.setDefaultTimeout(UI_TIMEOUT_MS);
-    // Init scripts run through the DevTools protocol, outside the page's CSP; the listener reports violations.
-    await page.addInitScript(
-      `document.addEventListener('securitypolicyviolation', (e) =>
-        console.error('CSP violation: ' + e.violatedDirective + ' ' + e.blockedURI));`,
-    );
-    page.on('console', (message) => {
-      if (message.type() === 'error') problems.push(message.text());
-    });
-    page.on('pageerror', (error) => problems.push(String(error)));
-    page.on('dialog', (dialog) => void dialog.accept());
+    browser = await launchChromium();
+    watched = await watchedPage(browser);
+    ({ page, problems } = watched);
   });
 
   after(async () => {
@@ -87,22 +49,7 @@ describe('the web dashboard in Chromium', () => {
   });
 
   /** Screenshot the page and scan it with axe-core: no serious or critical violations. */
-  async function check(name: string): Promise<void> {
-    await page.screenshot({ path: path.join(RESULTS, `${name}.png`), fullPage: true });
-    await page.evaluate(`${AXE_SOURCE}\n;void 0`);
-    const violations = (await page.evaluate(
-      `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations)`,
-    )) as AxeViolation[];
-    const severe = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-    assert.deepEqual(
-      severe.map(
-        (v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-      ),
-      [],
-      `axe found serious or critical violations on ${name}`,
-    );
-    assert.deepEqual(problems, [], `console errors or CSP violations on ${name}`);
-  }
+  const check = (name: string) => watched.check(name);
 
   test('a browser gets the dashboard at / and an API client still gets JSON', async () => {
     const json = await fetch(`${base}/`, { headers: { accept: 'application/json' } });

@@ -1,11 +1,11 @@
 // The dashboard's entry: sign-in gate, the header (navigation, notification bell, sign out) and the pages.
 import { render } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import './styles.css';
 import { api } from './api.ts';
 import { useLoad } from './components/ui.tsx';
 import { AccountPage } from './pages/account.tsx';
-import { AlertsPage, RecommendationsPage } from './pages/alerts.tsx';
+import { AlertsPage, RecommendationsPage, UNREAD_CHANGED } from './pages/alerts.tsx';
 import { CrisisPage } from './pages/crisis.tsx';
 import { SignInPage } from './pages/sign-in.tsx';
 import { TrendPage } from './pages/trend.tsx';
@@ -21,9 +21,17 @@ const NAV = [
   ['account', 'Account'],
 ] as const;
 
-/** The unread count, asked again on each page change (not on a timer: every request counts against quota). */
+/**
+ * The unread count, asked again on each page change and when notifications are marked read (not on a timer:
+ * every request counts against quota).
+ */
 function Bell({ page }: { page: string }) {
   const feed = useLoad(() => api<{ unread_count: number }>('/api/user/notifications/recent?limit=1'), [page]);
+  const { reload } = feed;
+  useEffect(() => {
+    window.addEventListener(UNREAD_CHANGED, reload);
+    return () => window.removeEventListener(UNREAD_CHANGED, reload);
+  }, [reload]);
   const unread = feed.data?.unread_count ?? 0;
   return (
     <a class="bell" href="#/alerts" aria-label={`Notifications: ${unread} unread`}>

@@ -8,7 +8,7 @@ export { loadChangelog } from './releases/changelog.ts';
 export { releaseRoutes } from './releases/routes.ts';
 export { feedNames, ReleasesService } from './releases/service.ts';
 export { ReleaseFeedStore } from './releases/store.ts';
-export { llmCheck, sourceChecks } from './status/checks.ts';
+export { backgroundCheck, llmCheck, sourceChecks } from './status/checks.ts';
 export { statusRoutes } from './status/routes.ts';
 export { StatusService } from './status/service.ts';
 export { StatusStore } from './status/store.ts';

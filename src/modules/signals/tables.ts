@@ -32,8 +32,6 @@ export interface SourceStateTable {
   fetch_duration_ms: number | null;
   consecutive_failures: Generated<number>;
   next_attempt_at: Generated<number>;
-  leased_by: string | null;
-  leased_until: number | null;
 }
 
 export interface SignalsTables {

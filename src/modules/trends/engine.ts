@@ -1,5 +1,6 @@
 // The trend engine's heartbeat: turn pending signals into buckets, bring metric snapshots up to date,
-// and once an hour apply retention. One pass at a time; the app calls `tick` every second.
+// and once an hour apply retention. One pass at a time; the app calls `tick` every second. Every instance
+// processes signals (each claims its own); recompute and retention run where their lease is held.
 import type { Clock } from '../../platform/clock.ts';
 import { HOUR_MS } from './metrics.ts';
 import type { ProcessResult, TrendProcessor } from './processor.ts';
@@ -16,7 +17,17 @@ interface EngineOptions {
   onEvents?: () => void;
   /** Runs at the end of every pass (the crisis detector reads the same signals). */
   afterPass?: () => Promise<unknown>;
+  /**
+   * Runs a loop that must run on one instance at a time if this instance holds its lease (undefined when
+   * another does). Without it every loop runs here.
+   */
+  exclusive?: <T>(name: string, task: () => Promise<T>) => Promise<T | undefined>;
 }
+
+/** The engine's background loops that run on one instance at a time. */
+const ENGINE_LOOPS = { recompute: 'trend-recompute', retention: 'retention' } as const;
+
+const runHere = <T>(_name: string, task: () => Promise<T>) => task();
 
 interface TickResult extends ProcessResult {
   recomputed: number;
@@ -44,13 +55,17 @@ export class TrendEngine {
   }
 
   private async pass(): Promise<TickResult> {
+    const exclusive = this.options.exclusive ?? runHere;
     const processed = await this.processor.drain();
-    const { trends, events } = await this.recomputer.run();
+    const { trends, events } = (await exclusive(ENGINE_LOOPS.recompute, () => this.recomputer.run())) ?? {
+      trends: 0,
+      events: 0,
+    };
     if (events > 0) this.options.onEvents?.();
     const hour = Math.floor(this.clock.now() / HOUR_MS);
     if (hour !== this.lastRetentionHour) {
       this.lastRetentionHour = hour;
-      await this.applyRetention();
+      await exclusive(ENGINE_LOOPS.retention, () => this.applyRetention());
     }
     await this.options.afterPass?.();
     return { ...processed, recomputed: trends, events };

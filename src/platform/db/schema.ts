@@ -80,7 +80,19 @@ export interface JobsTable {
   finished_at: number | null;
 }
 
-/** The tables the platform itself owns: identities and keys (read by auth), audit, usage, idempotency, jobs. */
+export interface LeasesTable {
+  name: string;
+  /** The instance holding the loop; null once released. */
+  holder: string | null;
+  expires_at: number;
+  /** When the current holder took it over (kept while it renews). */
+  acquired_at: number;
+}
+
+/**
+ * The tables the platform itself owns: identities and keys (read by auth), audit, usage, idempotency, jobs,
+ * background-loop leases.
+ */
 export interface PlatformTables {
   users: UsersTable;
   api_keys: ApiKeysTable;
@@ -88,6 +100,7 @@ export interface PlatformTables {
   usage_daily: UsageDailyTable;
   idempotency_keys: IdempotencyKeysTable;
   jobs: JobsTable;
+  leases: LeasesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

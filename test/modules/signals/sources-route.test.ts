@@ -3,6 +3,8 @@ import { after, before, describe, test } from 'node:test';
 import { retryDelayMs, toIngestItem } from '../../../src/modules/signals/index.ts';
 import type { PollingSource } from '../../../src/modules/signals/sources/types.ts';
 import { ManualClock } from '../../../src/platform/clock.ts';
+import { platformTables } from '../../../src/platform/db/index.ts';
+import { LeaseStore } from '../../../src/platform/leases.ts';
 import {
   assertProblem,
   buildTestApp,
@@ -126,14 +128,16 @@ describe('signal sources', () => {
 
   test('a second instance does not poll a source another instance holds', async () => {
     const runner = ctx.app.services.sources;
-    await ctx.app.services.db
-      .updateTable('source_state')
-      .set({ leased_by: 'another-instance', leased_until: clock.now() + 60_000 })
-      .where('id', '=', 'demo')
-      .execute();
+    const leases = new LeaseStore(platformTables(ctx.app.services.db));
+    // The runner renews its own lease on demand; the other instance takes it once this one's has lapsed.
+    await ctx.app.services.db.deleteFrom('leases').where('name', '=', 'source:demo').execute();
+    assert.ok(await leases.acquire('source:demo', 'another-instance', clock.now(), clock.now() + 60_000));
+    await ctx.app.services.singletons.renew();
+    assert.equal(ctx.app.services.singletons.holds('source:demo'), false);
     assert.equal(await poll('demo'), false);
     clock.advance(61_000);
     assert.equal(await poll('demo'), true, 'an expired lease is taken over');
+    assert.ok(ctx.app.services.sources.held().includes('source:demo'));
     assert.ok(runner.sources.length === 2);
   });
 

@@ -1,10 +1,11 @@
 // Account: API keys (a new or rotated key's value is shown once), 30-day usage against the daily quota, the
 // audit log, and the organisation's members and invites.
-import { useState } from 'preact/hooks';
+import { useCallback, useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import { TimeChart } from '../components/charts.tsx';
 import { Empty, ErrorNote, PageTitle, useLoad } from '../components/ui.tsx';
 import { formatTime } from '../format.ts';
+import { currentKey, signIn } from '../session.ts';
 
 interface Key {
   id: number;
@@ -14,6 +15,7 @@ interface Key {
   is_active: boolean;
   created_at?: string;
   last_used_at?: string | null;
+  expires_at?: string | null;
 }
 
 interface Usage {
@@ -21,10 +23,11 @@ interface Usage {
   daily_usage?: { date: string; request_count: number }[];
 }
 
-function Keys() {
+/** `onChange` is told after each change the audit log records, so the log on the same page follows. */
+function Keys({ onChange }: { onChange: () => void }) {
   const keys = useLoad(() => api<{ keys: Key[] }>('/api/user/api-keys'), []);
   const [name, setName] = useState('');
-  const [shown, setShown] = useState<{ name: string; value: string } | null>(null);
+  const [shown, setShown] = useState<{ name: string; value: string; session?: boolean } | null>(null);
   const [error, setError] = useState<unknown>(null);
 
   const run = async (task: () => Promise<void>) => {
@@ -32,6 +35,7 @@ function Keys() {
     try {
       await task();
       keys.reload();
+      onChange();
     } catch (failure) {
       setError(failure);
     }
@@ -64,6 +68,12 @@ function Keys() {
       {shown ? (
         <div class="secret-box" role="status">
           <p>Your key “{shown.name}” is below. It is shown only this once: copy it now.</p>
+          {shown.session ? (
+            <p>
+              You were signed in with the key you rotated, which now works only for its grace period: this tab
+              uses the new key from now on.
+            </p>
+          ) : null}
           <code class="secret" data-testid="new-key">
             {shown.value}
           </code>
@@ -93,7 +103,13 @@ function Keys() {
                   <code>{k.prefix}</code>
                 </td>
                 <td>{k.permissions.join(', ')}</td>
-                <td>{k.is_active ? 'active' : 'revoked or expired'}</td>
+                <td>
+                  {k.is_active
+                    ? k.expires_at
+                      ? `active until ${formatTime(k.expires_at)}`
+                      : 'active'
+                    : 'revoked or expired'}
+                </td>
                 <td>{formatTime(k.last_used_at)}</td>
                 <td class="row-actions">
                   {k.is_active ? (
@@ -101,14 +117,18 @@ function Keys() {
                       <button
                         type="button"
                         class="secondary"
-                        aria-label={`Rotate key ${k.name}`}
+                        aria-label={`Rotate key ${k.name} (${k.prefix}…)`}
                         onClick={() =>
                           run(async () => {
                             const made = await api<{ name: string; api_key: string }>(
                               `/api/user/api-keys/${k.id}/rotate`,
                               { method: 'POST', body: {} },
                             );
-                            setShown({ name: made.name, value: made.api_key });
+                            // The rotated key stops working after its grace period (and may no longer
+                            // create keys): a tab signed in with it moves to the successor.
+                            const session = k.prefix !== null && currentKey()?.startsWith(k.prefix) === true;
+                            if (session) signIn(made.api_key);
+                            setShown({ name: made.name, value: made.api_key, session });
                           })
                         }
                       >
@@ -117,7 +137,7 @@ function Keys() {
                       <button
                         type="button"
                         class="danger"
-                        aria-label={`Revoke key ${k.name}`}
+                        aria-label={`Revoke key ${k.name} (${k.prefix}…)`}
                         onClick={() =>
                           confirm(`Revoke “${k.name}”? Requests with it are refused at once.`) &&
                           run(() => api(`/api/user/api-keys/${k.id}`, { method: 'DELETE' }))
@@ -162,13 +182,14 @@ function UsageChart() {
   );
 }
 
-function AuditLog() {
+/** `version` changes when a section of this page changed something the log records. */
+function AuditLog({ version }: { version: number }) {
   const log = useLoad(
     () =>
       api<{ entries: { id: number; action: string; detail: string | null; created_at: string }[] }>(
         '/api/user/audit-log?limit=20',
       ),
-    [],
+    [version],
   );
   const entries = log.data?.entries ?? [];
   return (
@@ -189,7 +210,7 @@ function AuditLog() {
   );
 }
 
-function Organisation() {
+function Organisation({ onChange }: { onChange: () => void }) {
   const members = useLoad(
     () => api<{ id: number; email: string; role: string; joined_at: string }[]>('/api/org/members'),
     [],
@@ -205,7 +226,10 @@ function Organisation() {
   const changeRole = (id: number, newRole: string) => {
     setError(null);
     api(`/api/org/members/${id}`, { method: 'PATCH', body: { role: newRole } }).then(
-      members.reload,
+      () => {
+        members.reload();
+        onChange();
+      },
       (failure) => {
         setError(failure);
         members.reload();
@@ -223,6 +247,7 @@ function Organisation() {
       setLink(`${made.accept_url} (token ${made.token})`);
       setEmail('');
       invites.reload();
+      onChange();
     } catch (failure) {
       setError(failure);
     }
@@ -255,7 +280,10 @@ function Organisation() {
               aria-label={`Remove ${m.email} from the organisation`}
               onClick={() =>
                 confirm(`Remove ${m.email}? Their keys are revoked and their account disabled.`) &&
-                api(`/api/org/members/${m.id}`, { method: 'DELETE' }).then(members.reload, setError)
+                api(`/api/org/members/${m.id}`, { method: 'DELETE' }).then(() => {
+                  members.reload();
+                  onChange();
+                }, setError)
               }
             >
               Remove
@@ -276,7 +304,10 @@ function Organisation() {
               class="secondary"
               aria-label={`Revoke the invite for ${i.email}`}
               onClick={() =>
-                api(`/api/org/invites/${i.id}`, { method: 'DELETE' }).then(invites.reload, setError)
+                api(`/api/org/invites/${i.id}`, { method: 'DELETE' }).then(() => {
+                  invites.reload();
+                  onChange();
+                }, setError)
               }
             >
               Revoke
@@ -313,13 +344,15 @@ function Organisation() {
 }
 
 export function AccountPage() {
+  const [changes, setChanges] = useState(0);
+  const changed = useCallback(() => setChanges((n) => n + 1), []);
   return (
     <section>
       <PageTitle>Account</PageTitle>
-      <Keys />
+      <Keys onChange={changed} />
       <UsageChart />
-      <AuditLog />
-      <Organisation />
+      <AuditLog version={changes} />
+      <Organisation onChange={changed} />
     </section>
   );
 }

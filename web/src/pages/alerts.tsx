@@ -27,9 +27,16 @@ interface Execution {
   event: string;
   status: string;
   response_status: number | null;
+  duration_ms: number | null;
   error: string | null;
   created_at: string;
 }
+
+/**
+ * Fired on `window` when notifications were marked read, so the header's bell asks for its count again
+ * (it otherwise refreshes only on a page change).
+ */
+export const UNREAD_CHANGED = 'crestwatch:unread-changed';
 
 interface Recommendation {
   id: number;
@@ -69,10 +76,10 @@ function Notifications() {
         <button
           type="button"
           onClick={() =>
-            api('/api/user/notifications/mark-read', { method: 'POST', body: { ids: unread } }).then(
-              feed.reload,
-              setError,
-            )
+            api('/api/user/notifications/mark-read', { method: 'POST', body: { ids: unread } }).then(() => {
+              feed.reload();
+              window.dispatchEvent(new Event(UNREAD_CHANGED));
+            }, setError)
           }
         >
           Mark all shown as read
@@ -82,10 +89,16 @@ function Notifications() {
   );
 }
 
-function Executions({ id }: { id: number }) {
+/** What a delivery came to, in words: "succeeded (HTTP 200)". */
+function outcome(x: Execution): string {
+  return `${x.status}${x.response_status ? ` (HTTP ${x.response_status})` : ''}${x.error ? `: ${x.error}` : ''}`;
+}
+
+/** `version` changes when a test was sent, so an open list shows the new delivery. */
+function Executions({ id, version }: { id: number; version: number }) {
   const list = useLoad(
     () => api<{ executions: Execution[] }>(`/api/integrations/webhooks/${id}/executions`),
-    [id],
+    [id, version],
   );
   return (
     <div>
@@ -94,8 +107,7 @@ function Executions({ id }: { id: number }) {
       <ul>
         {(list.data?.executions ?? []).slice(0, 10).map((x) => (
           <li key={x.id}>
-            {formatTime(x.created_at)} {x.event}: {x.status}
-            {x.response_status ? ` (HTTP ${x.response_status})` : ''} {x.error ?? ''}
+            {formatTime(x.created_at)} {x.event}: {outcome(x)}
           </li>
         ))}
       </ul>
@@ -110,8 +122,18 @@ function Webhooks() {
   const [threshold, setThreshold] = useState('75');
   const [secret, setSecret] = useState('');
   const [open, setOpen] = useState<number | null>(null);
+  const [tested, setTested] = useState<{ id: number; execution: Execution; version: number } | null>(null);
   const [error, setError] = useState<unknown>(null);
   const run = (task: Promise<unknown>) => task.then(hooks.reload, setError);
+  // The test route answers with the delivery it made: say how it went and open the deliveries to show it.
+  const sendTest = (id: number) => {
+    setError(null);
+    api<Execution>(`/api/integrations/webhooks/${id}/test`, { method: 'POST' }).then((execution) => {
+      setTested({ id, execution, version: (tested?.version ?? 0) + 1 });
+      setOpen(id);
+      hooks.reload();
+    }, setError);
+  };
   const create = (event: Event) => {
     event.preventDefault();
     setError(null);
@@ -175,7 +197,8 @@ function Webhooks() {
             <button
               type="button"
               class="secondary"
-              onClick={() => run(api(`/api/integrations/webhooks/${w.id}/test`, { method: 'POST' }))}
+              aria-label={`Send test to ${w.url}`}
+              onClick={() => sendTest(w.id)}
             >
               Send test
             </button>{' '}
@@ -183,6 +206,7 @@ function Webhooks() {
               type="button"
               class="secondary"
               aria-expanded={open === w.id}
+              aria-label={`Deliveries to ${w.url}`}
               onClick={() => setOpen(open === w.id ? null : w.id)}
             >
               Deliveries
@@ -190,6 +214,7 @@ function Webhooks() {
             <button
               type="button"
               class="danger"
+              aria-label={`Delete webhook ${w.url}`}
               onClick={() =>
                 confirm('Delete this webhook?') &&
                 run(api(`/api/integrations/webhooks/${w.id}`, { method: 'DELETE' }))
@@ -197,7 +222,13 @@ function Webhooks() {
             >
               Delete
             </button>
-            {open === w.id ? <Executions id={w.id} /> : null}
+            {tested?.id === w.id ? (
+              <p role="status" data-testid="test-result">
+                Test delivery {outcome(tested.execution)}
+                {tested.execution.duration_ms === null ? '' : ` in ${tested.execution.duration_ms} ms`}.
+              </p>
+            ) : null}
+            {open === w.id ? <Executions id={w.id} version={tested?.version ?? 0} /> : null}
           </li>
         ))}
       </ul>
@@ -266,7 +297,8 @@ export function RecommendationsPage() {
             </strong>
             <p>{r.decision_brief?.why_now ?? r.details}</p>
             <p class="hint">
-              Confidence (evidence completeness): {r.decision_brief?.confidence?.level ?? '–'};{' '}
+              Status: <span data-testid="rec-status">{r.status}</span>. Confidence (evidence completeness):{' '}
+              {r.decision_brief?.confidence?.level ?? '–'};{' '}
               {r.decision_brief?.actionable ? 'actionable now' : 'verify first'}.
             </p>
             <button type="button" class="secondary" onClick={() => act(r.id, 'viewed')}>

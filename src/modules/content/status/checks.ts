@@ -1,7 +1,8 @@
-// Component checks beyond the platform's own: each signal source (from its stored health) and the LLM
-// provider (a short GET of its OpenAI-compatible /models).
+// Component checks beyond the platform's own: each signal source (from its stored health), the LLM
+// provider (a short GET of its OpenAI-compatible /models) and the background loops' leases.
 import type { Config } from '../../../config.ts';
 import type { Clock } from '../../../platform/clock.ts';
+import type { Singletons } from '../../../platform/leases.ts';
 import type { SourceRunner, SourceView } from '../../signals/index.ts';
 import type { Check, CheckResult } from './service.ts';
 
@@ -99,4 +100,33 @@ export function llmCheck(
     if (!cached || Math.abs(now - cached.at) >= LLM_CACHE_MS) cached = { at: now, result: probe() };
     return cached.result;
   };
+}
+
+/**
+ * `background`: which instance runs each loop that runs on one instance at a time (instances by their opaque
+ * id; /metrics maps an id to its host). Degraded while a loop this instance runs has no holder: renewals are
+ * failing, or its holder died and the lease has not expired yet.
+ */
+export async function backgroundCheck(
+  leases: Pick<Singletons, 'names' | 'holdings' | 'instanceId'>,
+): Promise<CheckResult> {
+  const holdings = await leases.holdings();
+  const byHolder = new Map<string, string[]>();
+  for (const lease of holdings) {
+    if (!lease.holder) continue;
+    byHolder.set(lease.holder, [...(byHolder.get(lease.holder) ?? []), lease.name]);
+  }
+  const held = new Set(holdings.filter((lease) => lease.holder).map((lease) => lease.name));
+  const orphaned = leases.names().filter((name) => !held.has(name));
+  const parts = [...byHolder].map(
+    ([holder, names]) =>
+      `instance ${holder}${holder === leases.instanceId ? ' (this one)' : ''} runs ${names.join(', ')}`,
+  );
+  if (orphaned.length > 0) {
+    return {
+      status: 'degraded',
+      description: `No instance runs ${orphaned.join(', ')} yet.${parts.length > 0 ? ` Otherwise ${parts.join('; ')}.` : ''}`,
+    };
+  }
+  return { status: 'operational', description: `Each loop on one instance: ${parts.join('; ')}.` };
 }

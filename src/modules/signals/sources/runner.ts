@@ -1,7 +1,8 @@
 // Runs the configured sources: polls each on its interval (streams stay connected), stores what they return
 // through the same validation and dedup as POST /api/signals, keeps each cursor and its health in
 // source_state, and backs off a failing source without touching the others. With several instances on one
-// database, a lease gives each source to one instance at a time.
+// database, each source is a background loop with its own lease (`source:<id>`): one instance at a time polls
+// it or holds its stream, and another takes over when that instance dies.
 import type { Clock } from '../../../platform/clock.ts';
 import { isoString } from '../../../platform/clock.ts';
 import { backoffMs } from '../../../platform/retry.ts';
@@ -11,7 +12,24 @@ import type { PollingSource, Source, SourceSignal, StreamingSource } from './typ
 
 const MAX_BACKOFF_MS = 3_600_000;
 const STREAM_RECONNECT_MS = 1000;
-const MIN_LEASE_MS = 60_000;
+/** While another instance holds a stream, how often to look whether it still does. */
+const STREAM_STANDBY_MS = 5000;
+/** How often a connected stream checks it still holds its lease (it disconnects at once when not). */
+const STREAM_LEASE_CHECK_MS = 1000;
+/** A scheduled poll finding the next attempt further away than this was done by another instance: skip. */
+const POLLED_ELSEWHERE_MS = 1000;
+
+/** The leases the runner needs (src/platform/leases.ts's Singletons). */
+interface SourceLeases {
+  register(name: string): void;
+  holds(name: string): boolean;
+  run<T>(name: string, task: () => Promise<T>): Promise<T | undefined>;
+}
+
+/** The background-loop name of a source's lease. */
+function sourceLeaseName(sourceId: string): string {
+  return `source:${sourceId}`;
+}
 const MAX_REJECTIONS_LOGGED = 3;
 
 export type SourceHealth = 'pending' | 'healthy' | 'degraded';
@@ -40,7 +58,7 @@ interface SourceRunnerOptions {
   store: SourceStateStore;
   signals: SignalsService;
   clock: Clock;
-  workerId: string;
+  leases: SourceLeases;
   fetch?: typeof fetch;
   log?: RunnerLog;
   random?: () => number;
@@ -94,6 +112,14 @@ export class SourceRunner {
   constructor(private readonly options: SourceRunnerOptions) {
     this.fetch = options.fetch ?? globalThis.fetch;
     this.random = options.random ?? Math.random;
+    for (const source of options.sources) options.leases.register(sourceLeaseName(source.id));
+  }
+
+  /** The sources' lease names this instance holds now (for /metrics). */
+  held(): string[] {
+    return this.options.sources
+      .map((source) => sourceLeaseName(source.id))
+      .filter((name) => this.options.leases.holds(name));
   }
 
   get sources(): readonly Source[] {
@@ -115,9 +141,6 @@ export class SourceRunner {
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
     await Promise.allSettled([...this.running]);
-    for (const source of this.options.sources) {
-      await this.options.store.release(source.id, this.options.workerId).catch(() => undefined);
-    }
   }
 
   /** Configured sources with their health, in configuration order. */
@@ -131,34 +154,39 @@ export class SourceRunner {
    * false when another instance holds the source's lease.
    */
   async pollOnce(source: PollingSource): Promise<boolean> {
-    const { store, clock, workerId } = this.options;
+    return this.poll(source, true);
+  }
+
+  /** A poll under the source's lease; unless forced, skipped when another instance polled it already. */
+  private async poll(source: PollingSource, force: boolean): Promise<boolean> {
+    const { store, clock } = this.options;
     await store.ensure(source.id);
-    const now = clock.now();
-    if (!(await store.lease(source.id, workerId, now, now + Math.max(3 * source.intervalMs, MIN_LEASE_MS)))) {
-      return false;
-    }
-    const state = await store.get(source.id);
-    const started = performance.now();
-    try {
-      const result = await source.poll({
-        cursor: state?.cursor ?? null,
-        now,
-        signal: this.controller.signal,
-        fetch: this.fetch,
-      });
-      const stored = await this.store(source, result.signals);
-      await store.recordSuccess(source.id, {
-        attemptAt: now,
-        durationMs: Math.round(performance.now() - started),
-        cursor: result.cursor,
-        stored,
-        nextAttemptAt: clock.now() + source.intervalMs,
-      });
-    } catch (error) {
-      if (this.controller.signal.aborted) return true;
-      await this.recordFailure(source, now, started, error);
-    }
-    return true;
+    const ran = await this.options.leases.run(sourceLeaseName(source.id), async () => {
+      const now = clock.now();
+      const state = await store.get(source.id);
+      if (!force && state && state.next_attempt_at > now + POLLED_ELSEWHERE_MS) return true;
+      const started = performance.now();
+      try {
+        const result = await source.poll({
+          cursor: state?.cursor ?? null,
+          now,
+          signal: this.controller.signal,
+          fetch: this.fetch,
+        });
+        const stored = await this.store(source, result.signals);
+        await store.recordSuccess(source.id, {
+          attemptAt: now,
+          durationMs: Math.round(performance.now() - started),
+          cursor: result.cursor,
+          stored,
+          nextAttemptAt: clock.now() + source.intervalMs,
+        });
+      } catch (error) {
+        if (!this.controller.signal.aborted) await this.recordFailure(source, now, started, error);
+      }
+      return true;
+    });
+    return ran === true;
   }
 
   private schedule(source: PollingSource, delayMs: number): void {
@@ -167,7 +195,7 @@ export class SourceRunner {
       this.timers.delete(source.id);
       this.track(
         (async () => {
-          await this.pollOnce(source).catch((error) =>
+          await this.poll(source, false).catch((error) =>
             this.options.log?.warn({ err: error, source: source.id }, 'source poll failed'),
           );
           const state = await this.options.store.get(source.id).catch(() => undefined);
@@ -181,24 +209,32 @@ export class SourceRunner {
   }
 
   private async keepStreaming(source: StreamingSource): Promise<void> {
-    const { store, clock, workerId } = this.options;
-    const signal = this.controller.signal;
-    while (!signal.aborted) {
-      const now = clock.now();
+    const { store, clock, leases } = this.options;
+    const stopped = this.controller.signal;
+    const name = sourceLeaseName(source.id);
+    while (!stopped.aborted) {
       let delay = STREAM_RECONNECT_MS;
-      if (await store.lease(source.id, workerId, now, now + MIN_LEASE_MS)) {
+      const held = await leases.run(name, async () => {
+        // Connected only while the lease holds: losing it (another instance took over) disconnects.
+        const connection = new AbortController();
+        const disconnect = () => connection.abort();
+        stopped.addEventListener('abort', disconnect, { once: true });
+        const check = setInterval(() => {
+          if (!leases.holds(name)) disconnect();
+        }, STREAM_LEASE_CHECK_MS);
+        check.unref();
+        const now = clock.now();
         const state = await store.get(source.id);
         const started = performance.now();
         try {
           await source.run({
             cursor: state?.cursor ?? null,
             now,
-            signal,
+            signal: connection.signal,
             fetch: this.fetch,
             emit: async (signals, cursor) => {
               const at = clock.now();
               const stored = await this.store(source, signals);
-              await store.lease(source.id, workerId, at, at + MIN_LEASE_MS);
               await store.recordSuccess(source.id, {
                 attemptAt: at,
                 durationMs: 0,
@@ -209,14 +245,17 @@ export class SourceRunner {
             },
           });
         } catch (error) {
-          if (signal.aborted) break;
+          if (connection.signal.aborted) return true;
           const failures = await this.recordFailure(source, now, started, error);
           delay = retryDelayMs(STREAM_RECONNECT_MS, failures, this.random);
+        } finally {
+          clearInterval(check);
+          stopped.removeEventListener('abort', disconnect);
         }
-      } else {
-        delay = MIN_LEASE_MS / 2;
-      }
-      await sleep(delay, signal);
+        return true;
+      });
+      if (held === undefined) delay = STREAM_STANDBY_MS;
+      await sleep(delay, stopped);
     }
   }
 

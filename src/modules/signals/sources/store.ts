@@ -1,4 +1,4 @@
-// SQL for source_state: one row per configured source (cursor, health, lease).
+// SQL for source_state: one row per configured source (cursor, health). Its lease is in `leases`.
 
 import type { Selectable, Transaction } from 'kysely';
 import type { Database, DB } from '../../../database.ts';
@@ -26,8 +26,6 @@ export class SourceStateStore {
         last_success_at: null,
         last_error: null,
         fetch_duration_ms: null,
-        leased_by: null,
-        leased_until: null,
       })
       .onConflict((oc) => oc.column('id').doNothing())
       .execute();
@@ -39,28 +37,6 @@ export class SourceStateStore {
 
   all(): Promise<SourceStateRow[]> {
     return this.db.selectFrom('source_state').selectAll().execute();
-  }
-
-  /** Takes (or renews) the source for `worker` until `until`; false when another worker holds it. */
-  async lease(id: string, worker: string, now: number, until: number): Promise<boolean> {
-    const result = await this.db
-      .updateTable('source_state')
-      .set({ leased_by: worker, leased_until: until })
-      .where('id', '=', id)
-      .where((eb) =>
-        eb.or([eb('leased_until', 'is', null), eb('leased_until', '<', now), eb('leased_by', '=', worker)]),
-      )
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
-  }
-
-  async release(id: string, worker: string): Promise<void> {
-    await this.db
-      .updateTable('source_state')
-      .set({ leased_by: null, leased_until: null })
-      .where('id', '=', id)
-      .where('leased_by', '=', worker)
-      .execute();
   }
 
   async recordSuccess(

@@ -19,6 +19,7 @@ import { dataExports } from './0016_exports.ts';
 import { reports } from './0017_reports.ts';
 import { trendEvidence } from './0018_trend_evidence.ts';
 import { idempotencyKeyOwner } from './0019_idempotency_key_owner.ts';
+import { leases } from './0020_leases.ts';
 import type { Dialect } from './helpers.ts';
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -44,6 +45,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0017_reports': reports(dialect),
         '0018_trend_evidence': trendEvidence(dialect),
         '0019_idempotency_key_owner': idempotencyKeyOwner(dialect),
+        '0020_leases': leases(dialect),
       };
     },
   };
