@@ -294,10 +294,27 @@ describe('alerts, recommendations, crisis export and account flows in Chromium',
     const grace = Date.parse(old.expires_at) - rotatedAt;
     assert.ok(Math.abs(grace - 86_400_000) < 60_000, `grace ${grace} ms`);
     assert.equal(fresh.expires_at, null);
+    assert.equal(old.rotated_to_id, fresh.id);
+    assert.equal(fresh.rotated_to_id, null);
 
-    // The table tells the two apart: the old one says until when it works.
-    const graceText = `active until ${new Date(Date.parse(old.expires_at)).toISOString().replace('T', ' ').slice(0, 16)} UTC`;
+    // The table tells the two apart: the old one says it was rotated and until when it works, and offers no
+    // second rotation (the API would refuse it).
+    const graceText = `rotated: works until ${new Date(Date.parse(old.expires_at)).toISOString().replace('T', ' ').slice(0, 16)} UTC`;
     await page.locator(`tr[data-key-id="${old.id}"]`).getByText(graceText).waitFor();
+    assert.equal(
+      await page
+        .locator(`tr[data-key-id="${old.id}"]`)
+        .getByRole('button', { name: /^Rotate/ })
+        .count(),
+      0,
+    );
+    assert.equal(
+      await page
+        .locator(`tr[data-key-id="${fresh.id}"]`)
+        .getByRole('button', { name: /^Rotate/ })
+        .count(),
+      1,
+    );
     assert.equal(await page.locator(`tr[data-key-id="${fresh.id}"] td`).nth(2).innerText(), 'active');
     // The audit log on the same page follows without a reload.
     const audit = page.locator('ul.audit');

@@ -19490,6 +19490,8 @@ export interface components {
              * @default true
              */
             is_active: boolean;
+            /** @description Set once the key was rotated: the id of the key that replaced it. The rotated key works until `expires_at` (its grace period), cannot create keys and cannot be rotated again. */
+            rotated_to_id: number | null;
         };
         /** UserProfile */
         UserProfile: {

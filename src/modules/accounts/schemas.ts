@@ -19,6 +19,12 @@ const ApiKeySchema = Type.Object(
     expires_at: Nullable(DateTime()),
     permissions: Type.Array(PermissionSchema),
     is_active: Type.Boolean({ default: true, description: 'False once revoked or expired.' }),
+    rotated_to_id: Nullable(
+      Type.Integer({
+        description:
+          'Set once the key was rotated: the id of the key that replaced it. The rotated key works until `expires_at` (its grace period), cannot create keys and cannot be rotated again.',
+      }),
+    ),
   },
   { $id: 'ApiKey', title: 'ApiKey' },
 );

@@ -34,6 +34,7 @@ interface ApiKeyView {
   expires_at: string | null;
   permissions: Permission[];
   is_active: boolean;
+  rotated_to_id: number | null;
 }
 
 interface CreatedKeyView {
@@ -87,6 +88,7 @@ export class AccountsService {
       expires_at: isoString(row.expires_at),
       permissions: JSON.parse(row.permissions) as Permission[],
       is_active: row.revoked_at === null && (row.expires_at === null || row.expires_at > now),
+      rotated_to_id: row.rotated_to_id,
     };
   }
 

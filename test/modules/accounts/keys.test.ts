@@ -58,8 +58,10 @@ describe('API keys', () => {
       'name',
       'permissions',
       'prefix',
+      'rotated_to_id',
     ]);
     assert.equal(listed.is_active, true);
+    assert.equal(listed.rotated_to_id, null);
     assert.equal(
       (await call(ctx.app, 'GET', '/api/user/profile', { key: created.data.api_key })).statusCode,
       200,
@@ -224,6 +226,10 @@ describe('API keys', () => {
     const keys = await call(ctx.app, 'GET', '/api/user/api-keys', { key: again.data.api_key });
     const previous = keys.data.keys.find((k: { id: number }) => k.id === rotated.data.id);
     assert.equal(Date.parse(previous.expires_at), clock.now() + 86_400_000);
+    // The listing says which key replaced which, so a client can tell a rotated key from a fresh one.
+    assert.equal(previous.rotated_to_id, again.data.id);
+    const current = keys.data.keys.find((k: { id: number }) => k.id === again.data.id);
+    assert.equal(current.rotated_to_id, null);
   });
 
   test('a key cannot create or rotate keys that outlive it: expiry is inherited, or capped at its own', async () => {

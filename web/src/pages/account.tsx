@@ -16,6 +16,8 @@ interface Key {
   created_at?: string;
   last_used_at?: string | null;
   expires_at?: string | null;
+  /** The key that replaced this one in a rotation; this one lasts its grace period and cannot be rotated. */
+  rotated_to_id?: number | null;
 }
 
 interface Usage {
@@ -105,35 +107,40 @@ function Keys({ onChange }: { onChange: () => void }) {
                 <td>{k.permissions.join(', ')}</td>
                 <td>
                   {k.is_active
-                    ? k.expires_at
-                      ? `active until ${formatTime(k.expires_at)}`
-                      : 'active'
+                    ? k.rotated_to_id != null
+                      ? `rotated: works until ${formatTime(k.expires_at ?? null)}`
+                      : k.expires_at
+                        ? `active until ${formatTime(k.expires_at)}`
+                        : 'active'
                     : 'revoked or expired'}
                 </td>
                 <td>{formatTime(k.last_used_at)}</td>
                 <td class="row-actions">
                   {k.is_active ? (
                     <>
-                      <button
-                        type="button"
-                        class="secondary"
-                        aria-label={`Rotate key ${k.name} (${k.prefix}…)`}
-                        onClick={() =>
-                          run(async () => {
-                            const made = await api<{ name: string; api_key: string }>(
-                              `/api/user/api-keys/${k.id}/rotate`,
-                              { method: 'POST', body: {} },
-                            );
-                            // The rotated key stops working after its grace period (and may no longer
-                            // create keys): a tab signed in with it moves to the successor.
-                            const session = k.prefix !== null && currentKey()?.startsWith(k.prefix) === true;
-                            if (session) signIn(made.api_key);
-                            setShown({ name: made.name, value: made.api_key, session });
-                          })
-                        }
-                      >
-                        Rotate
-                      </button>
+                      {k.rotated_to_id != null ? null : (
+                        <button
+                          type="button"
+                          class="secondary"
+                          aria-label={`Rotate key ${k.name} (${k.prefix}…)`}
+                          onClick={() =>
+                            run(async () => {
+                              const made = await api<{ name: string; api_key: string }>(
+                                `/api/user/api-keys/${k.id}/rotate`,
+                                { method: 'POST', body: {} },
+                              );
+                              // The rotated key stops working after its grace period (and may no longer
+                              // create keys): a tab signed in with it moves to the successor.
+                              const session =
+                                k.prefix !== null && currentKey()?.startsWith(k.prefix) === true;
+                              if (session) signIn(made.api_key);
+                              setShown({ name: made.name, value: made.api_key, session });
+                            })
+                          }
+                        >
+                          Rotate
+                        </button>
+                      )}
                       <button
                         type="button"
                         class="danger"
