@@ -206,17 +206,35 @@ function runAt(tokens: readonly string[], at: number, run: readonly string[]): b
   return true;
 }
 
+/** Marks runs of 2–4 consecutive tokens that glued together spell `name` ("boulder", "flood" → "boulderflood"). */
+function skipSpelled(tokens: readonly string[], name: string, skip: boolean[]): void {
+  for (let i = 0; i < tokens.length; i++) {
+    if (tokens[i].length >= name.length || !name.startsWith(tokens[i])) continue;
+    let glued = tokens[i];
+    for (let j = i + 1; j < Math.min(tokens.length, i + 4); j++) {
+      glued += tokens[j];
+      if (glued === name) for (let k = i; k <= j; k++) skip[k] = true;
+      if (!name.startsWith(glued)) break;
+    }
+  }
+}
+
 /**
  * How alarming `text` reads (see the file comment): the score and the terms that made it. `subject` is the
- * interest the text is read for: its words never count.
+ * interest the text is read for, or the interests of one subject: their words never count, nor their names
+ * typed as one hashtag in another case ("#BoulderFlood" for "boulderflood").
  */
-export function alarm(text: string | null | undefined, subject = ''): Alarm {
+export function alarm(text: string | null | undefined, subject: string | readonly string[] = ''): Alarm {
   if (typeof text !== 'string' || text.trim() === '') return NONE;
   const folded = fold(text);
   const tokens = normaliseTokens(folded);
-  const own = new Set(normaliseTokens(fold(subject)));
-  const glued = [...own].join('');
+  const subjects = (typeof subject === 'string' ? [subject] : subject)
+    .map((s) => normaliseTokens(fold(s)))
+    .filter((t) => t.length > 0);
+  const own = new Set(subjects.flat());
+  const names = subjects.map((t) => t.join(''));
   const skip = tokens.map((t) => own.has(t));
+  for (const name of names) skipSpelled(tokens, name, skip);
   for (let i = 0; i < tokens.length; i++) {
     for (const idiom of IDIOM_TOKENS) {
       if (runAt(tokens, i, idiom)) for (let j = 0; j < idiom.length; j++) skip[i + j] = true;
@@ -236,7 +254,7 @@ export function alarm(text: string | null | undefined, subject = ''): Alarm {
     // camelCase hashtags are split into tokens already; only glued lower-case ones are searched inside.
     if (/\p{Lu}/u.test(match[1].slice(1))) continue;
     let tag = match[1].toLowerCase();
-    if (glued.length > 0) tag = tag.replaceAll(glued, ' ');
+    for (const name of names) tag = tag.replaceAll(name, ' ');
     for (const word of own) if (word.length >= HASHTAG_TERM_MIN) tag = tag.replaceAll(word, ' ');
     for (const entry of HASHTAG_TERMS) {
       if (!found.has(entry.term) && tag.includes(entry.glued)) found.set(entry.term, entry);

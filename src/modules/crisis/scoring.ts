@@ -11,12 +11,19 @@
 // 2.1.0 — concern is weighted: an alarming mention counts 1, a mention that is only negative in VADER counts ½
 // (CONCERN_WEIGHTS), and the window needs a concern score ≥ 3 and ≥ a third of its counted mentions. A burst of
 // jokes and grumbles around a watched word (negative in tone, hardly a crisis word) no longer opens an event.
+// 2.2.0 — a user's interests of one subject count together: two of a user's interest keys are linked when posts
+// from ≥ SUBJECT_LINK_ACCOUNTS independent accounts mention both in the longest window, and each group of linked
+// keys is evaluated pooled (each post once, every guard of a single key; a post's alarm read against all the
+// interests it mentions) besides each key alone (subjects.ts); an interest matches accent-free and however its
+// hashtag is cased ("Lac Mégantic" = "Lac Megantic", "#SGHaze" = "#sghaze", surges.ts), and the alarm skips an
+// interest's name typed as one hashtag in another case (alarm.ts). `severity_basis`, `summary` and
+// `corroboration.subject` name the pooled interests, their counted posts and the links.
 import { ALARMING_AT } from './alarm.ts';
 import { HAZARD_SOURCES, isOfficialDomain, isWebSource } from './origins.ts';
 import { hammingDistance, NEAR_DUPLICATE_BITS } from './simhash.ts';
 
 export const SOCIAL_METHOD = 'negative-surge-z';
-export const SOCIAL_METHOD_VERSION = '2.1.0';
+export const SOCIAL_METHOD_VERSION = '2.2.0';
 export const HAZARD_METHOD = 'official-hazard-feed';
 export const HAZARD_METHOD_VERSION = '1.0.0';
 export const SENTIMENT_MODEL = 'vader-sentiment 1.1.3 + crisis-lexicon 1.0';
@@ -72,6 +79,12 @@ const SUBSIDE_MENTIONS = 3;
 const SUBSIDE_Z = 1.5;
 /** One account contributes at most this many counted mentions per window. */
 const MAX_PER_AUTHOR = 2;
+/**
+ * Two of a user's interest keys are about one subject when posts from at least this many independent accounts
+ * (near-duplicates folded first, so one text shared many times is one account's) mention both within the
+ * longest window. A subject's keys are evaluated one by one and pooled (subjects.ts).
+ */
+export const SUBJECT_LINK_ACCOUNTS = 2;
 
 /**
  * Points per independent piece of evidence among a window's counted mentions:
@@ -126,9 +139,9 @@ export function concernWeight(m: Pick<WindowMention, 'compound' | 'alarm'>): num
 export const concernScore = (counted: readonly Pick<WindowMention, 'compound' | 'alarm'>[]) =>
   counted.reduce((sum, m) => sum + concernWeight(m), 0);
 
-export interface SurgeCount {
+export interface SurgeCount<T extends WindowMention = WindowMention> {
   /** Mentions counted: near-duplicates once, at most MAX_PER_AUTHOR per account. */
-  counted: WindowMention[];
+  counted: T[];
   raw: number;
   origins: string[];
 }
@@ -146,10 +159,10 @@ const bandsOf = (h: bigint): string[] =>
   );
 
 /** Near-duplicate clusters (first mention of each kept), then the per-account cap. */
-export function countIndependent(mentions: readonly WindowMention[]): SurgeCount {
+export function countIndependent<T extends WindowMention>(mentions: readonly T[]): SurgeCount<T> {
   const sorted = [...mentions].sort((a, b) => a.observed_at - b.observed_at || a.id - b.id);
-  const representatives: WindowMention[] = [];
-  const byBand = new Map<string, WindowMention[]>();
+  const representatives: T[] = [];
+  const byBand = new Map<string, T[]>();
   for (const m of sorted) {
     const bands = bandsOf(m.simhash);
     const duplicate = bands.some((band) =>
@@ -164,7 +177,7 @@ export function countIndependent(mentions: readonly WindowMention[]): SurgeCount
     }
   }
   const perAuthor = new Map<string, number>();
-  const counted: WindowMention[] = [];
+  const counted: T[] = [];
   for (const m of representatives) {
     if (m.author) {
       const account = `${m.source}\u0000${m.author.toLowerCase()}`;
@@ -324,6 +337,24 @@ export function hasSubsided(count: SurgeCount, z: number): boolean {
   return count.counted.length < SUBSIDE_MENTIONS || z < SUBSIDE_Z;
 }
 
+/** An interest key and how many of a window's counted mentions (posts) mention it. */
+export interface InterestCount {
+  key: string;
+  mentions: number;
+}
+
+/** Two interest keys of one subject, and the independent accounts whose posts mention both. */
+export interface SubjectLink {
+  keys: [string, string];
+  accounts: number;
+}
+
+/** What a reading counts: one interest key, or the keys of one subject pooled (and the links that join them). */
+interface SubjectCount {
+  interests: InterestCount[];
+  links: SubjectLink[];
+}
+
 export interface SeverityBasis {
   score: number;
   surge: number;
@@ -347,6 +378,10 @@ export interface SeverityBasis {
   engagement: number;
   independent_sources: number;
   evidence: IndependentEvidence;
+  /** The interest keys counted, with their counted mentions: one, or a subject's keys pooled (each post once). */
+  interests: InterestCount[];
+  /** The links that make the pooled keys one subject (none for a single key). */
+  links: SubjectLink[];
 }
 
 const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
@@ -387,6 +422,7 @@ export function socialSeverity(
   z: number,
   base: Baseline,
   windowMs: number,
+  subject: SubjectCount = { interests: [], links: [] },
 ): { severity: Severity; basis: SeverityBasis } {
   const n = count.counted.length;
   const meanCompound = n === 0 ? 0 : count.counted.reduce((a, m) => a + m.compound, 0) / n;
@@ -423,6 +459,8 @@ export function socialSeverity(
       engagement,
       independent_sources: count.origins.length,
       evidence,
+      interests: subject.interests,
+      links: subject.links,
     },
   };
 }
@@ -462,7 +500,8 @@ export function socialSeverityBasis(basis: SeverityBasis, peak?: Severity): stri
     `score ${basis.score} = 100 × (${terms.join(' + ')}); z ${basis.z} over a baseline of ` +
     `${basis.baseline_mean} mentions per ${basis.window_minutes} min (the larger of the last 24 hours, ` +
     `${basis.recent_mean}, and this hour of day on ${basis.baseline_days} previous days, ${basis.hour_mean}); ` +
-    `${basis.mentions} counted mentions in the last ${basis.window_minutes} minutes, ${basis.concern} of concern ` +
+    `${basis.mentions} counted mentions in the last ${basis.window_minutes} minutes${pooledText(basis)}, ` +
+    `${basis.concern} of concern ` +
     `(${basis.alarming} alarming, ${basis.negative} negative; concern score ${basis.concern_score}; mean compound ` +
     `${basis.mean_compound}, engagement ${basis.engagement}); independent evidence ${evidenceFormula(basis.evidence)}, carried by ${carried}. ` +
     `${OPEN_RULE} Bands: ${bands}, else low` +
@@ -476,7 +515,22 @@ const OPEN_RULE =
   `${WINDOWS.map((w) => w.minMentions).join(', ')} counted mentions, a concern score (alarming × ` +
   `${CONCERN_WEIGHTS.alarming} + only negative × ${CONCERN_WEIGHTS.negative}) ≥ ${MIN_CONCERN} and ≥ ` +
   `${Math.round(CONCERN_SHARE * 100)} % of the counted mentions, z ≥ ${OPEN_Z} and independent evidence ≥ ` +
-  `${MIN_EVIDENCE}.`;
+  `${MIN_EVIDENCE}; a user's interests of one subject (posts from ≥ ${SUBJECT_LINK_ACCOUNTS} independent ` +
+  `accounts mention both in the last ${LONGEST_WINDOW_MS / MINUTE_MS} minutes) are counted one by one and ` +
+  'pooled, each post once.';
+
+const listInterests = (interests: readonly InterestCount[]) =>
+  interests.map((i) => `${i.key} ×${i.mentions}`).join(', ');
+
+/** " (one subject pooled, each post once: …; linked by …)" when a reading pools several interest keys. */
+function pooledText(basis: SeverityBasis): string {
+  if (basis.interests.length < 2) return '';
+  const links = basis.links.map((l) => `${l.keys[0]} + ${l.keys[1]} by ${l.accounts} accounts`).join(', ');
+  return (
+    ` (${basis.interests.length} interests of one subject pooled, each post once: ` +
+    `${listInterests(basis.interests)}; linked by posts mentioning both: ${links})`
+  );
+}
 
 /** The terms of the alarming counted mentions: term → posts using it, most used first, at most `limit`. */
 export function alarmTermCounts(counted: readonly WindowMention[], limit = 10): Record<string, number> {
@@ -503,8 +557,12 @@ export function socialSummary(
     .join(', ');
   const platforms =
     e.platforms.count === 0 ? '' : ` on ${e.platforms.count} platforms (${e.platforms.names.join(', ')})`;
+  const pooled =
+    basis.interests.length < 2
+      ? ''
+      : ` and of the interests sharing its posts (${listInterests(basis.interests)}; each post once)`;
   return (
-    `${basis.mentions} mentions of "${entity}" in the last ${basis.window_minutes} minutes, ${basis.concern} ` +
+    `${basis.mentions} mentions of "${entity}"${pooled} in the last ${basis.window_minutes} minutes, ${basis.concern} ` +
     `of them negative or alarming (${basis.alarming} with crisis words${words ? `: ${words}` : ''}; ` +
     `${basis.negative} negative in VADER; concern score ${basis.concern_score}), from ${e.accounts.count} accounts${platforms}, ${e.domains.count} ` +
     `linked domains and ${e.official.count} official sources, against a baseline of ${basis.baseline_mean} per ` +
@@ -524,6 +582,7 @@ export function socialCorroboration(
     score: basis.corroboration,
     counted_mentions: basis.mentions,
     window_minutes: basis.window_minutes,
+    subject: { interests: basis.interests, links: basis.links },
     evidence: {
       total: basis.evidence.total,
       needed: MIN_EVIDENCE,

@@ -152,18 +152,48 @@ export class CrisisStore {
       .execute();
   }
 
-  /** A key's stored mentions per minute (epoch minutes) over [from, to): the input of its baselines. */
-  async mentionMinutes(key: string, from: number, to: number): Promise<{ minute: number; n: number }[]> {
+  /**
+   * Stored mentions per minute (epoch minutes) over [from, to) of one key, or of several pooled (a post that
+   * mentions several of them counts once): the input of their baselines.
+   */
+  async mentionMinutes(
+    keys: readonly string[],
+    from: number,
+    to: number,
+  ): Promise<{ minute: number; n: number }[]> {
+    if (keys.length === 0) return [];
     const minute = sql<number>`cast(observed_at / 60000 as bigint)`;
     const rows = await this.db
       .selectFrom('crisis_mentions')
-      .select([minute.as('minute'), (eb) => eb.fn.countAll<number>().as('n')])
-      .where('key', '=', key)
+      .select([
+        minute.as('minute'),
+        (eb) =>
+          keys.length === 1
+            ? eb.fn.countAll<number>().as('n')
+            : eb.fn.count<number>('signal_id').distinct().as('n'),
+      ])
+      .where('key', 'in', keys)
       .where('observed_at', '>=', from)
       .where('observed_at', '<', to)
       .groupBy(minute)
       .execute();
     return rows.map((r) => ({ minute: Number(r.minute), n: Number(r.n) }));
+  }
+
+  /** Which of these keys have a stored mention after `since`. */
+  async activeKeys(keys: readonly string[], since: number): Promise<Set<string>> {
+    const active = new Set<string>();
+    for (let i = 0; i < keys.length; i += CHUNK) {
+      const rows = await this.db
+        .selectFrom('crisis_mentions')
+        .select('key')
+        .distinct()
+        .where('key', 'in', keys.slice(i, i + CHUNK))
+        .where('observed_at', '>', since)
+        .execute();
+      for (const r of rows) active.add(r.key);
+    }
+    return active;
   }
 
   async pruneMentions(before: number): Promise<void> {
@@ -309,6 +339,20 @@ export class CrisisStore {
       .$if(kind === 'social', (qb) => qb.where('source_state', '=', 'surging'))
       .orderBy('id', 'desc')
       .executeTakeFirst();
+  }
+
+  /** A user's surging social events on any of these interest keys (one subject's), oldest first. */
+  surgingFor(userId: number, keys: readonly string[], executor: DB = this.db): Promise<EventRow[]> {
+    if (keys.length === 0) return Promise.resolve([]);
+    return executor
+      .selectFrom('crisis_events')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('kind', '=', 'social')
+      .where('watch_key', 'in', keys)
+      .where('source_state', '=', 'surging')
+      .orderBy('id')
+      .execute();
   }
 
   surgingSocialKeys(): Promise<{ watch_key: string }[]> {

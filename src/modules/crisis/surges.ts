@@ -1,7 +1,9 @@
 // Social surges: reads new signals past the detector's cursor in bounded batches, keeps the mentions of watched
-// interest keys, and on every pass evaluates each touched key over sliding windows (scoring.ts): a surge of
-// mentions enough of which are negative (VADER) or alarming (crisis language, alarm.ts) opens, grows and subsides
-// each watcher's event. Every state change records its domain event in the same transaction.
+// interest keys, and on every pass evaluates, for each user with a touched key, the subject it belongs to
+// (subjects.ts: the user's keys that share posts) over sliding windows (scoring.ts) — each key alone and the
+// subject's keys pooled: a surge of mentions enough of which are negative (VADER) or alarming (crisis language,
+// alarm.ts) opens, grows and subsides the user's event. Every state change records its domain event in the same
+// transaction.
 
 import type { Config } from '../../config.ts';
 import type { DB } from '../../database.ts';
@@ -32,6 +34,7 @@ import {
   SOCIAL_COMPLETENESS_METHOD,
   SOCIAL_METHOD,
   SOCIAL_METHOD_VERSION,
+  type SubjectLink,
   severityRank,
   socialCompleteness,
   socialCorroboration,
@@ -39,12 +42,12 @@ import {
   socialSeverityBasis,
   socialSummary,
   WINDOWS_MS,
-  type WindowMention,
   windowBaseline,
   zScore,
 } from './scoring.ts';
 import { simhashHex } from './simhash.ts';
 import type { CrisisStore, EventRow, MentionRow, SignalRow } from './store.ts';
+import { type KeyedMention, linkSubjects, poolMentions, type Subject } from './subjects.ts';
 
 const BATCH = 500;
 const MAX_BATCHES_PER_PASS = 8;
@@ -55,9 +58,13 @@ const IDLE_EVALUATION_MS = 60_000;
 /**
  * An interest matches a text when all its words occur within a span of (its words + NEAR_SLACK) tokens, in any
  * order: "Spain train" matches "train crash in Spain", "metro north derailment" matches "Metro-North train
- * derailment". A one-word interest is a whole-word match.
+ * derailment". A one-word interest is a whole-word match. Words are compared without accents ("Lac Mégantic" =
+ * "Lac Megantic"), and a hashtag matches however it is cased: the interest "#SGHaze" (words "sg haze") matches
+ * "#sghaze", and "#rescueph" matches "#RescuePH" (split into "rescue ph") — an interest's words glued together
+ * equal one token, or consecutive tokens (at most MAX_GLUED) glued together equal its one word.
  */
 const NEAR_SLACK = 4;
+const MAX_GLUED = 4;
 /** A hazard feed's record is an official alarm by nature. */
 const OFFICIAL_ALARM: Alarm = { score: 1, terms: ['official hazard record'], categories: ['hazard'] };
 /** Mentions whose alarm and links were read (by mention id); cleared when it grows past the bound. */
@@ -71,6 +78,8 @@ const SOCIAL_LIMITATIONS = [
   'Independent evidence counts accounts, linked domains, official sources and platforms; coordinated accounts ' +
     'writing different texts count as independent.',
   'Mentions without an http(s) link count towards detection but cannot be evidence items.',
+  "A user's interests count together only when posts from two accounts mention both within the hour; keys of " +
+    'one crisis that never meet in a post are counted apart.',
 ];
 
 interface Watcher {
@@ -97,9 +106,31 @@ function engagementTotal(raw: string | null): number {
 
 const isHttp = (url: string | null): url is string => url !== null && /^https?:\/\//i.test(url);
 
-/** Whether every word of `key` occurs in `tokens` within a span of key.length + NEAR_SLACK tokens. */
+/** A token without accents (NFKD, combining marks removed). */
+export const foldAccents = (token: string) =>
+  /[^\p{ASCII}]/u.test(token) ? token.normalize('NFKD').replace(/\p{M}+/gu, '') : token;
+
+/** Whether consecutive tokens glued together spell `word` ("rescue", "ph" → "rescueph"). */
+function spelled(tokens: readonly string[], word: string): boolean {
+  for (let i = 0; i < tokens.length; i++) {
+    if (tokens[i].length >= word.length || !word.startsWith(tokens[i])) continue;
+    let glued = tokens[i];
+    for (let j = i + 1; j < Math.min(tokens.length, i + MAX_GLUED); j++) {
+      glued += tokens[j];
+      if (glued === word) return true;
+      if (!word.startsWith(glued)) break;
+    }
+  }
+  return false;
+}
+
+/**
+ * Whether every word of `key` occurs in `tokens` within a span of key.length + NEAR_SLACK tokens, or the key is
+ * the same hashtag cased another way (NEAR_SLACK). Both sides accent-folded (foldAccents).
+ */
 export function matchesNear(tokens: readonly string[], key: readonly string[]): boolean {
-  if (key.length === 1) return tokens.includes(key[0]);
+  if (key.length === 1) return tokens.includes(key[0]) || spelled(tokens, key[0]);
+  if (tokens.includes(key.join(''))) return true;
   const words = new Set(key);
   const span = key.length + NEAR_SLACK;
   for (let i = 0; i < tokens.length; i++) {
@@ -111,9 +142,17 @@ export function matchesNear(tokens: readonly string[], key: readonly string[]): 
   return false;
 }
 
+/** The surge state of one interest key, or of a subject's keys pooled, at one pass. */
 interface Reading {
+  /** The interest keys it counts: one, or a subject's keys pooled. */
+  keys: string[];
+  /** Some window holds a surge; every window has subsided. */
+  surge: boolean;
+  subsided: boolean;
   /** The longest window's counted mentions of concern (evidence items come from them). */
   counted: MentionRow[];
+  /** The keys each counted post mentions (by signal id). */
+  keysOf: Map<number, string[]>;
   /** Origins, numbers and alarm terms of the window that carried the surge. */
   origins: string[];
   basis: SeverityBasis;
@@ -121,12 +160,26 @@ interface Reading {
   terms: Record<string, number>;
 }
 
+/** One pass's reads, shared by every user and subject it evaluates. */
+interface Pass {
+  now: number;
+  windows: Map<string, Promise<{ rows: MentionRow[]; mentions: KeyedMention[] }>>;
+  readings: Map<string, Promise<Reading>>;
+}
+
+/** The reading with the highest severity score among those holding a surge (else among all). */
+function strongest(readings: readonly Reading[]): Reading {
+  const holding = readings.filter((r) => r.surge);
+  const pool = holding.length > 0 ? holding : readings;
+  return pool.reduce((best, r) => (r.basis.score > best.basis.score ? r : best));
+}
+
 /** An evidence item's claim: what made the mention count. */
-function claimOf(m: MentionRow, entity: string | null, a: Alarm): string {
+function claimOf(m: MentionRow, entity: string, a: Alarm): string {
   const why: string[] = [];
   if (m.compound <= NEGATIVE_COMPOUND) why.push(`negative, VADER compound ${m.compound.toFixed(2)}`);
   if (isAlarming(a)) why.push(`alarming: ${a.terms.slice(0, 5).join(', ')}`);
-  return `A mention of "${entity}" on ${m.origin} (${why.join('; ') || 'counted'}).`;
+  return `A mention of ${entity} on ${m.origin} (${why.join('; ') || 'counted'}).`;
 }
 
 interface WindowState {
@@ -143,6 +196,8 @@ export class SurgeDetector {
   private readonly lastEvaluated = new Map<string, number>();
   /** What each stored mention's excerpt says (alarm, linked domains), read once per mention id. */
   private readonly reads = new Map<number, { alarm: Alarm; domains: string[] }>();
+  /** What a post mentioning several keys of one subject reads as for all of them (by signal and keys). */
+  private readonly pooledAlarms = new Map<string, Alarm>();
 
   constructor(
     private readonly store: CrisisStore,
@@ -153,24 +208,46 @@ export class SurgeDetector {
   /** One pass at `now`; returns the number of domain events recorded. */
   async detect(now: number): Promise<number> {
     const watchers = new Map<string, Watcher[]>();
+    // Each user's interests: key → keyword, in the order they were created.
+    const interests = new Map<number, Map<string, string>>();
     for (const row of await this.store.watchedInterests()) {
       const list = watchers.get(row.key) ?? [];
       list.push({ user_id: row.user_id, keyword: row.keyword });
       watchers.set(row.key, list);
+      const mine = interests.get(row.user_id) ?? new Map<string, string>();
+      if (!mine.has(row.key)) mine.set(row.key, row.keyword);
+      interests.set(row.user_id, mine);
     }
     const touched = await this.readSignals(watchers);
     let recorded = 0;
     // Keys with new mentions now; surging keys without any at most once a minute (to notice them subside).
-    const keys = new Set(touched);
+    const due = new Set(touched);
     for (const { watch_key } of await this.store.surgingSocialKeys()) {
-      if (now - (this.lastEvaluated.get(watch_key) ?? 0) >= IDLE_EVALUATION_MS) keys.add(watch_key);
+      if (now - (this.lastEvaluated.get(watch_key) ?? 0) >= IDLE_EVALUATION_MS) due.add(watch_key);
     }
-    for (const key of keys) {
-      this.lastEvaluated.set(key, now);
-      recorded += await this.evaluate(key, watchers.get(key) ?? [], now);
+    for (const key of due) this.lastEvaluated.set(key, now);
+    const pass: Pass = { now, windows: new Map(), readings: new Map() };
+    const users = new Set<number>();
+    for (const key of due) for (const w of watchers.get(key) ?? []) users.add(w.user_id);
+    const candidates = new Set<string>();
+    for (const userId of users) for (const key of interests.get(userId)!.keys()) candidates.add(key);
+    const active = await this.store.activeKeys([...candidates], now - LONGEST_WINDOW_MS);
+    for (const userId of users) {
+      const mine = interests.get(userId)!;
+      for (const subject of await this.subjectsOf(mine, active, due, pass)) {
+        recorded += await this.evaluate(userId, subject, mine, pass);
+      }
+    }
+    // A surging event on a key its user no longer follows: that key alone, to grow and subside (never to open).
+    for (const key of due) {
+      for (const userId of await this.store.surgingUsers(key)) {
+        if (interests.get(userId)?.has(key)) continue;
+        recorded += await this.evaluate(userId, { keys: [key], links: [] }, null, pass);
+      }
     }
     if (this.lastEvaluated.size > 10_000) this.lastEvaluated.clear();
     if (this.reads.size > READ_CACHE_MAX) this.reads.clear();
+    if (this.pooledAlarms.size > READ_CACHE_MAX) this.pooledAlarms.clear();
     const hour = Math.floor(now / 3600_000);
     if (hour !== this.lastPruneHour) {
       this.lastPruneHour = hour;
@@ -189,12 +266,15 @@ export class SurgeDetector {
       if (max > cursor) await this.store.setCursor('signals', max);
       return touched;
     }
+    // Candidates by their first word and by their words glued together (a hashtag cased another way).
     const byFirst = new Map<string, Candidate[]>();
     for (const key of watchers.keys()) {
-      const tokens = key.split(' ');
-      const list = byFirst.get(tokens[0]) ?? [];
-      list.push({ key, tokens });
-      byFirst.set(tokens[0], list);
+      const tokens = key.split(' ').map(foldAccents);
+      for (const entry of new Set([tokens[0], tokens.join('')])) {
+        const list = byFirst.get(entry) ?? [];
+        list.push({ key, tokens });
+        byFirst.set(entry, list);
+      }
     }
     for (let batch = 0; batch < MAX_BATCHES_PER_PASS; batch++) {
       const signals = await this.store.signalsAfter(cursor, BATCH);
@@ -212,11 +292,21 @@ export class SurgeDetector {
   private mentionsOf(signal: SignalRow, byFirst: Map<string, Candidate[]>) {
     const full =
       signal.title && !signal.text.startsWith(signal.title) ? `${signal.title}\n${signal.text}` : signal.text;
-    const tokens = normaliseTokens(full);
+    const tokens = normaliseTokens(full).map(foldAccents);
+    // Each token, and runs of consecutive tokens glued together, may begin or spell a watched key.
+    const entries = new Set<string>();
+    for (let i = 0; i < tokens.length; i++) {
+      let glued = tokens[i];
+      entries.add(glued);
+      for (let j = i + 1; j < Math.min(tokens.length, i + MAX_GLUED); j++) {
+        glued += tokens[j];
+        entries.add(glued);
+      }
+    }
     const keys = new Set<string>();
-    for (const token of new Set(tokens)) {
-      for (const candidate of byFirst.get(token) ?? []) {
-        if (matchesNear(tokens, candidate.tokens)) keys.add(candidate.key);
+    for (const entry of entries) {
+      for (const candidate of byFirst.get(entry) ?? []) {
+        if (!keys.has(candidate.key) && matchesNear(tokens, candidate.tokens)) keys.add(candidate.key);
       }
     }
     if (keys.size === 0) return [];
@@ -240,6 +330,18 @@ export class SurgeDetector {
     }));
   }
 
+  /** How alarming a stored mention reads for the keys it mentions (its own, or several of one subject). */
+  private alarmFor(row: MentionRow, keys: readonly string[]): Alarm {
+    if (keys.length < 2) return this.read(row).alarm;
+    const id = `${row.signal_id}\u0000${keys.join('\u0000')}`;
+    let a = this.pooledAlarms.get(id);
+    if (!a) {
+      a = HAZARD_SOURCES.has(row.source) ? OFFICIAL_ALARM : alarm(row.excerpt, keys);
+      this.pooledAlarms.set(id, a);
+    }
+    return a;
+  }
+
   /** The alarm and linked domains of a stored mention, read from its excerpt once. */
   private read(row: MentionRow): { alarm: Alarm; domains: string[] } {
     let read = this.reads.get(row.id);
@@ -253,66 +355,161 @@ export class SurgeDetector {
     return read;
   }
 
-  /** Surge state of one key now over every window, then open, grow or subside each watcher's event. */
-  private async evaluate(key: string, watchers: Watcher[], now: number): Promise<number> {
-    const rows = await this.store.mentionsBetween(key, now - LONGEST_WINDOW_MS, now);
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    const mentions: WindowMention[] = rows.map((r) => {
-      const read = this.read(r);
-      return {
-        id: r.id,
-        origin: r.origin,
-        source: r.source,
-        author: r.author,
-        compound: r.compound,
-        alarm: read.alarm.score,
-        terms: read.alarm.terms,
-        domains: read.domains,
-        engagement: Number(r.engagement),
-        simhash: BigInt(`0x${r.simhash}`),
-        observed_at: Number(r.observed_at),
-      };
+  /** A key's mentions in the longest window ending now, read once per pass. */
+  private windowOf(key: string, pass: Pass) {
+    let window = pass.windows.get(key);
+    if (!window) {
+      window = this.store
+        .mentionsBetween(key, pass.now - LONGEST_WINDOW_MS, pass.now)
+        .then((rows) => ({ rows, mentions: rows.map((r) => this.windowMention(r)) }));
+      pass.windows.set(key, window);
+    }
+    return window;
+  }
+
+  private windowMention(r: MentionRow): KeyedMention {
+    const read = this.read(r);
+    return {
+      id: r.id,
+      signal: Number(r.signal_id),
+      origin: r.origin,
+      source: r.source,
+      author: r.author,
+      compound: r.compound,
+      alarm: read.alarm.score,
+      terms: read.alarm.terms,
+      domains: read.domains,
+      engagement: Number(r.engagement),
+      simhash: BigInt(`0x${r.simhash}`),
+      observed_at: Number(r.observed_at),
+    };
+  }
+
+  /**
+   * The subjects of a user's interests that hold a due key: keys with mentions in the longest window, grouped by
+   * the posts they share (subjects.ts); a due key without any (a surge gone quiet) is a subject of its own.
+   */
+  private async subjectsOf(
+    interests: ReadonlyMap<string, string>,
+    active: ReadonlySet<string>,
+    due: ReadonlySet<string>,
+    pass: Pass,
+  ): Promise<Subject[]> {
+    const byKey = new Map<string, KeyedMention[]>();
+    for (const key of interests.keys()) {
+      if (active.has(key)) byKey.set(key, (await this.windowOf(key, pass)).mentions);
+    }
+    const subjects = linkSubjects(byKey);
+    for (const key of interests.keys()) {
+      if (due.has(key) && !byKey.has(key)) subjects.push({ keys: [key], links: [] });
+    }
+    return subjects.filter((s) => s.keys.some((k) => due.has(k)));
+  }
+
+  /** The surge state now, over every window, of one key or of a subject's keys pooled; once per pass. */
+  private reading(keys: string[], links: SubjectLink[], pass: Pass): Promise<Reading> {
+    const id = [...keys].sort().join('\u0000');
+    let reading = pass.readings.get(id);
+    if (!reading) {
+      reading = this.computeReading(keys, links, pass);
+      pass.readings.set(id, reading);
+    }
+    return reading;
+  }
+
+  private async computeReading(keys: string[], links: SubjectLink[], pass: Pass): Promise<Reading> {
+    const { now } = pass;
+    const byKey = new Map<string, KeyedMention[]>();
+    const byId = new Map<number, MentionRow>();
+    for (const key of keys) {
+      const window = await this.windowOf(key, pass);
+      byKey.set(key, window.mentions);
+      for (const r of window.rows) byId.set(r.id, r);
+    }
+    const pooled = poolMentions(byKey);
+    const { keysOf } = pooled;
+    // A post mentioning several of the keys is read for alarm against all of them (subjects.ts).
+    const mentions = pooled.mentions.map((m) => {
+      const mentioned = keysOf.get(m.signal)!;
+      if (mentioned.length < 2) return m;
+      const a = this.alarmFor(byId.get(m.id)!, mentioned);
+      return { ...m, alarm: a.score, terms: a.terms };
     });
-    const minutes: MinuteCount[] = await this.store.mentionMinutes(key, now - HISTORY_MS, now);
+    const minutes: MinuteCount[] = await this.store.mentionMinutes(keys, now - HISTORY_MS, now);
     const windows: WindowState[] = WINDOWS_MS.map((windowMs) => {
       const count = countIndependent(mentions.filter((m) => m.observed_at > now - windowMs));
       const evidence = independentEvidence(count.counted);
       const base = windowBaseline(minutes, now, windowMs);
       const z = zScore(count.counted.length, base);
+      // Each key's counted posts in this window (a post mentioning several counts for each).
+      const interests = keys.map((key) => ({
+        key,
+        mentions: count.counted.filter((m) => keysOf.get(m.signal)?.includes(key)).length,
+      }));
       return {
         windowMs,
         count,
         z,
         holds: isSurge(count, evidence, z, windowMs),
         subsided: hasSubsided(count, z),
-        severity: socialSeverity(count, evidence, z, base, windowMs),
+        severity: socialSeverity(count, evidence, z, base, windowMs, { interests, links }),
       };
     });
     const surge = windows.some((w) => w.holds);
-    const subsided = windows.every((w) => w.subsided);
     // The numbers an event shows: the window holding the surge with the highest score (else the highest score).
     const pool = surge ? windows.filter((w) => w.holds) : windows;
     const chosen = pool.reduce((best, w) => (w.severity.basis.score > best.severity.basis.score ? w : best));
-    const { severity, basis } = chosen.severity;
-    const terms = alarmTermCounts(chosen.count.counted);
     // Evidence items: the longest window's counted mentions of concern (it holds every shorter window's).
     const longest = windows[windows.length - 1];
-    const counted = longest.count.counted.filter(isConcern).map((m) => byId.get(m.id)!);
-    const reading: Reading = { counted, origins: chosen.count.origins, basis, severity, terms };
+    return {
+      keys,
+      surge,
+      subsided: windows.every((w) => w.subsided),
+      counted: longest.count.counted.filter(isConcern).map((m) => byId.get(m.id)!),
+      keysOf,
+      origins: chosen.count.origins,
+      basis: chosen.severity.basis,
+      severity: chosen.severity.severity,
+      terms: alarmTermCounts(chosen.count.counted),
+    };
+  }
 
-    let recorded = 0;
-    const users = new Map<number, Watcher | null>(watchers.map((w) => [w.user_id, w]));
-    for (const userId of await this.store.surgingUsers(key)) if (!users.has(userId)) users.set(userId, null);
-    for (const [userId, watcher] of users) {
-      recorded += await this.store.transaction(async (trx) => {
-        const open = await this.store.openFor(userId, 'social', key, trx);
-        if (open && subsided) return this.subside(open, now, trx);
-        if (open) return this.grow(open, reading, now, trx);
-        if (surge && watcher) return this.open(userId, key, watcher.keyword, reading, now, trx);
-        return 0;
-      });
-    }
-    return recorded;
+  /**
+   * One subject of a user: each key alone and, with several keys, all of them pooled. The user's surging events
+   * on any of its keys grow with the strongest reading that counts their own key, or subside when every reading
+   * has; without one, a reading that holds a surge opens an event (on the key with the most counted posts), for a
+   * user who still follows the keys (`interests`).
+   */
+  private async evaluate(
+    userId: number,
+    subject: Subject,
+    interests: ReadonlyMap<string, string> | null,
+    pass: Pass,
+  ): Promise<number> {
+    const { now } = pass;
+    const readings: Reading[] = [];
+    for (const key of subject.keys) readings.push(await this.reading([key], [], pass));
+    if (subject.keys.length > 1) readings.push(await this.reading(subject.keys, subject.links, pass));
+    const subsided = readings.every((r) => r.subsided);
+    const keywordOf = (key: string) => interests?.get(key) ?? key;
+    return this.store.transaction(async (trx) => {
+      const open = await this.store.surgingFor(userId, subject.keys, trx);
+      if (open.length > 0) {
+        let recorded = 0;
+        for (const event of open) {
+          if (subsided) recorded += await this.subside(event, now, trx);
+          else {
+            const own = strongest(readings.filter((r) => r.keys.includes(event.watch_key)));
+            recorded += await this.grow(event, own, keywordOf, now, trx);
+          }
+        }
+        return recorded;
+      }
+      if (!interests || !readings.some((r) => r.surge)) return 0;
+      const chosen = strongest(readings);
+      const anchor = chosen.basis.interests.reduce((best, i) => (i.mentions > best.mentions ? i : best)).key;
+      return this.open(userId, anchor, keywordOf(anchor), chosen, keywordOf, now, trx);
+    });
   }
 
   private trendLink(trendId: number): string {
@@ -324,6 +521,7 @@ export class SurgeDetector {
     key: string,
     keyword: string,
     reading: Reading,
+    keywordOf: (key: string) => string,
     now: number,
     trx: DB,
   ): Promise<number> {
@@ -368,7 +566,7 @@ export class SurgeDetector {
       },
       trx,
     );
-    await this.grow(row, reading, now, trx, true);
+    await this.grow(row, reading, keywordOf, now, trx, true);
     return 1;
   }
 
@@ -376,11 +574,14 @@ export class SurgeDetector {
   private async grow(
     event: EventRow,
     reading: Reading,
+    keywordOf: (key: string) => string,
     now: number,
     trx: DB,
     opening = false,
   ): Promise<number> {
     const { counted, origins, basis, severity, terms } = reading;
+    const quoted = (keys: readonly string[]) => keys.map((k) => `"${keywordOf(k)}"`).join(' and ');
+    const mentioned = (m: MentionRow) => reading.keysOf.get(Number(m.signal_id)) ?? [m.key];
     const existing = await this.store.evidence(event.id, trx);
     const room = MAX_EVIDENCE_PER_EVENT - existing.length;
     const have = new Set(existing.map((e) => `${e.source_id}\u0000${e.reference_id}`));
@@ -397,7 +598,7 @@ export class SurgeDetector {
         observed_at: Number(m.observed_at),
         retrieved_at: now,
         excerpt: m.excerpt,
-        claim: claimOf(m, event.impacted_entity, this.read(m).alarm),
+        claim: claimOf(m, quoted(mentioned(m)), this.alarmFor(m, mentioned(m))),
         content_hash: contentHash(m.excerpt),
         attribution: m.author ? `${m.author} on ${m.source}` : m.source,
         licence_url: null,
@@ -408,7 +609,20 @@ export class SurgeDetector {
     const rank = Math.max(severityRank(severity), event.severity_rank);
     const peak = SEVERITIES[rank - 1];
     const basisText = socialSeverityBasis(basis, peak !== severity ? peak : undefined);
-    if (!opening && added === 0 && rank === event.severity_rank && basisText === event.severity_basis)
+    // The event's keywords: its own and those of the interests whose posts counted with it.
+    const keywords = [...JSON.parse(event.source_keywords ?? '[]')] as string[];
+    for (const i of basis.interests) {
+      const keyword = keywordOf(i.key);
+      if (i.mentions > 0 && !keywords.includes(keyword)) keywords.push(keyword);
+    }
+    const sourceKeywords = JSON.stringify(keywords);
+    if (
+      !opening &&
+      added === 0 &&
+      rank === event.severity_rank &&
+      basisText === event.severity_basis &&
+      sourceKeywords === event.source_keywords
+    )
       return 0;
 
     const all = added > 0 || opening ? await this.store.evidence(event.id, trx) : existing;
@@ -428,6 +642,7 @@ export class SurgeDetector {
       severity: peak,
       severity_rank: rank,
       severity_basis: basisText,
+      source_keywords: sourceKeywords,
       summary: socialSummary(event.impacted_entity, basis, terms),
       corroboration: JSON.stringify(socialCorroboration(basis, origins, terms)),
       evidence_completeness: JSON.stringify({

@@ -51,6 +51,17 @@ describe('crisis language (alarm)', () => {
     assert.ok(isAlarming(alarm('Fire TV factory explosion, workers evacuated', 'Fire TV')));
   });
 
+  it("the words of every interest of a subject, and an interest's name as one hashtag, are not an alarm", () => {
+    // Read for "earthquake" alone, "quake" is news about it; read for both interests together it names the subject.
+    assert.ok(isAlarming(alarm('earthquake! did you feel that quake', 'earthquake')));
+    assert.ok(!isAlarming(alarm('earthquake! did you feel that quake', ['earthquake', 'quake'])));
+    assert.ok(isAlarming(alarm('quake in the harbor, tanker explosion', ['earthquake', 'quake'])));
+    // "#BoulderFlood" is the interest "boulderflood" cased another way: its "flood" is the name, not an alarm.
+    assert.ok(isAlarming(alarm('#BoulderFlood photos from downtown')));
+    assert.ok(!isAlarming(alarm('#BoulderFlood photos from downtown', 'boulderflood')));
+    assert.ok(isAlarming(alarm('#BoulderFlood: homes flooded on 4th street', 'boulderflood')));
+  });
+
   it('plurals, inflections, accents and glued hashtags match; idioms do not', () => {
     assert.deepEqual(alarm('Two explosions reported').terms, ['explosion']);
     assert.ok(isAlarming(alarm('Residents evacuated overnight')));

@@ -20,7 +20,7 @@ import {
   zScore,
 } from '../../../src/modules/crisis/scoring.ts';
 import { hammingDistance, NEAR_DUPLICATE_BITS, simhash } from '../../../src/modules/crisis/simhash.ts';
-import { matchesNear } from '../../../src/modules/crisis/surges.ts';
+import { foldAccents, matchesNear } from '../../../src/modules/crisis/surges.ts';
 import { compound, normaliseTokens } from '../../../src/modules/trends/index.ts';
 import { posts } from './posts.ts';
 
@@ -292,6 +292,20 @@ describe('interest matching', () => {
       ),
     );
     assert.ok(!m('acmeish', 'acme'));
+  });
+
+  it('without accents, and a hashtag however it is cased', () => {
+    const m = (text: string, key: string) =>
+      matchesNear(normaliseTokens(text).map(foldAccents), key.split(' ').map(foldAccents));
+    assert.ok(m('Train derailment in Lac Megantic', 'lac mégantic'));
+    assert.ok(m('Explosion à Lac-Mégantic', 'lac megantic'));
+    // "#SGHaze" is the words "sg haze"; "#sghaze" and "#SGHAZE" are one token.
+    assert.ok(m('PSI at 371 #sghaze', 'sg haze'));
+    assert.ok(m('PSI at 371 #SGHAZE', 'sg haze'));
+    // "#rescueph" is one word; "#RescuePh" splits into "rescue ph".
+    assert.ok(m('Need boats in Marikina #RescuePh', 'rescueph'));
+    assert.ok(!m('rescue teams in the philippines', 'rescueph'));
+    assert.ok(!m('sg and haze far apart: sg is here today and the haze is not', 'sghaze'));
   });
 });
 

@@ -69,7 +69,7 @@ describe('social surges: independent evidence, crisis language, sliding windows'
     assert.equal(list.length, 1);
     const event = list[0];
     assert.equal(event.title, 'Alarming surge around "Borealis"');
-    assert.equal(event.method_version, '2.1.0');
+    assert.equal(event.method_version, '2.2.0');
     assert.deepEqual(event.corroboration.sources, ['x']);
     assert.deepEqual(event.corroboration.evidence.carried_by, ['accounts']);
     assert.ok(event.corroboration.evidence.accounts.count >= 6, JSON.stringify(event.corroboration));
@@ -145,5 +145,112 @@ describe('social surges: independent evidence, crisis language, sliding windows'
       await ctx.app.services.engine.tick();
       assert.equal((await events(ctx, user.key, 'solowave')).length, minute < 5 ? 0 : 1, `minute ${minute}`);
     }
+  });
+});
+
+describe('social surges: the interests of one subject count together', () => {
+  let ctx: TestContext;
+  const clock = new ManualClock(Date.parse('2026-11-22T10:00:00Z'));
+  let user: { userId: number; key: string };
+  let seq = 0;
+
+  before(async () => {
+    ctx = await buildTestApp({ clock });
+    user = await createUser(ctx, 'enterprise');
+    for (const keyword of ['Harbor', 'Tanker', 'Lighthouse', 'Ferry', 'Dockyard', 'Crane']) {
+      const res = await call(ctx.app, 'POST', '/api/user/interests', { key: user.key, body: { keyword } });
+      assert.equal(res.statusCode, 201, res.body);
+    }
+  });
+  after(() => ctx.close());
+
+  /** Posts on one platform spread over the last 9 minutes, each `[text, author]`. */
+  async function post(items: [string, string][]) {
+    await ingest(
+      ctx,
+      items.map(([text, author], i) => {
+        seq++;
+        return {
+          source: 'x',
+          external_id: `subject-${seq}`,
+          text,
+          author,
+          url: `https://x.com/${author}/status/${seq}`,
+          observed_at: new Date(
+            clock.now() - 9 * MIN + Math.floor((i * 9 * MIN) / items.length),
+          ).toISOString(),
+        };
+      }),
+    );
+    await ctx.app.services.engine.tick();
+  }
+
+  it('two keys whose posts together pass the minimum open one event that names both', async () => {
+    // Four posts each (two shared by independent accounts), six in all: a key alone has four accounts, short of
+    // the evidence six need on one platform; the subject has six.
+    const both = reports('Tanker in the Harbor', 2);
+    const harbor = reports('Harbor', 4).slice(2);
+    const tanker = reports('Tanker', 6).slice(4);
+    await post([
+      [both[0], 'w1'],
+      [harbor[0], 'w2'],
+      [tanker[0], 'w3'],
+      [both[1], 'w4'],
+      [harbor[1], 'w5'],
+      [tanker[1], 'w6'],
+    ]);
+    const list = [...(await events(ctx, user.key, 'harbor')), ...(await events(ctx, user.key, 'tanker'))];
+    const ids = new Set(list.map((e: { id: number }) => e.id));
+    assert.equal(ids.size, 1, JSON.stringify(list.map((e: { title: string }) => e.title)));
+    const event = list[0];
+    assert.equal(event.title, 'Alarming surge around "Harbor"');
+    assert.deepEqual(event.source_keywords, ['Harbor', 'Tanker']);
+    assert.equal(event.corroboration.counted_mentions, 6);
+    assert.deepEqual(event.corroboration.evidence.accounts.count, 6);
+    assert.deepEqual(event.corroboration.subject, {
+      interests: [
+        { key: 'harbor', mentions: 4 },
+        { key: 'tanker', mentions: 4 },
+      ],
+      links: [{ keys: ['harbor', 'tanker'], accounts: 2 }],
+    });
+    assert.match(
+      event.summary,
+      /^6 mentions of "Harbor" and of the interests sharing its posts \(harbor ×4, tanker ×4/,
+    );
+    assert.match(event.severity_basis, /2 interests of one subject pooled, each post once/);
+  });
+
+  it('the same posts split over keys that share one post do not', async () => {
+    clock.advance(3 * 60 * MIN);
+    const light = reports('Lighthouse', 3);
+    const ferry = reports('Ferry', 3);
+    await post([
+      [light[0], 'v1'],
+      [ferry[0], 'v2'],
+      [light[1], 'v3'],
+      [reports('Ferry at the Lighthouse', 1)[0], 'v4'],
+      [ferry[1], 'v5'],
+      [light[2], 'v6'],
+      [ferry[2], 'v7'],
+    ]);
+    assert.equal((await events(ctx, user.key, 'lighthouse')).length, 0);
+    assert.equal((await events(ctx, user.key, 'ferry')).length, 0);
+  });
+
+  it('one account posting under many keys does not link them', async () => {
+    clock.advance(3 * 60 * MIN);
+    // Eight different texts naming both keys, all by one account (it counts twice at most in any case).
+    const ranter = Array.from({ length: 8 }, (_, i): [string, string] => [
+      `BREAKING ${i}: crane collapsed at the Dockyard, ${['workers trapped', 'ambulances called', 'site evacuated', 'gas leak feared'][i % 4]}, ${['stay away', 'pray for them', 'more soon', 'share this'][Math.floor(i / 4)]}`,
+      'ranter',
+    ]);
+    const dock = reports('Dockyard', 3).map((t, i): [string, string] => [t, `d${i}`]);
+    const crane = reports('Crane', 6)
+      .slice(3)
+      .map((t, i): [string, string] => [t, `c${i}`]);
+    await post([...ranter.slice(0, 4), ...dock, ...ranter.slice(4), ...crane]);
+    assert.equal((await events(ctx, user.key, 'dockyard')).length, 0);
+    assert.equal((await events(ctx, user.key, 'crane')).length, 0);
   });
 });
