@@ -271,7 +271,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     log: app.log,
     overrides: options.overrides,
   });
-  const { services, nlp, crisisDetector } = composition;
+  const { services, nlp } = composition;
   app.decorate('services', services);
 
   const overload = new OverloadMonitor(config.overloadEventLoopDelayMs);
@@ -348,11 +348,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // What must reach the database before the process ends, however the shutdown goes: the usage counted in
   // memory, and the leases this instance holds (so another takes over at once, not when they expire).
   const persist = async () => {
-    const outcomes = await Promise.allSettled([
-      usage.flush(),
-      singletons.release(),
-      crisisDetector.release(),
-    ]);
+    const outcomes = await Promise.allSettled([usage.flush(), singletons.release()]);
     for (const outcome of outcomes) {
       if (outcome.status === 'rejected')
         app.log.error({ err: outcome.reason }, 'persisting on shutdown failed');
@@ -370,6 +366,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await usage.flush();
     await releases.stop();
     await sources.stop();
+    engine.stop();
     await engine.idle();
     await nlp.close();
     await worker.stop();

@@ -97,7 +97,6 @@ export interface Composition {
   services: Services;
   /** Parts the app stops on close beyond what `services` names. */
   nlp: NlpPool;
-  crisisDetector: CrisisDetector;
   accountsStore: AccountsStore;
 }
 
@@ -337,5 +336,5 @@ export async function composeServices(input: CompositionInput): Promise<Composit
     reports,
     singletons,
   };
-  return { services, nlp, crisisDetector, accountsStore };
+  return { services, nlp, accountsStore };
 }

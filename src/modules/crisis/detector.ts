@@ -1,8 +1,6 @@
-// The crisis detector: one pass after each trend-engine pass, by one instance at a time (a lease in the
-// database). Social surges (surges.ts) and hazard feeds (hazard-events.ts) each open, grow and resolve their
-// own events; this class holds the lease and runs both.
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
+// The crisis detector: one pass after each trend-engine pass, by one instance at a time (the app runs it
+// under the `crisis-detection` background-loop lease). Social surges (surges.ts) and hazard feeds
+// (hazard-events.ts) each open, grow and resolve their own events; this class runs both.
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../platform/clock.ts';
 import type { EventRecorder } from '../../platform/events.ts';
@@ -13,16 +11,12 @@ import { CrisisOutbox } from './outbox.ts';
 import type { CrisisStore } from './store.ts';
 import { SurgeDetector } from './surges.ts';
 
-/** A detector instance that stops renewing its lease hands over after this long. */
-const LEASE_MS = 30_000;
-
 export class CrisisDetector {
-  private readonly holder = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   private readonly surges: SurgeDetector;
   private readonly hazards: HazardEvents;
 
   constructor(
-    private readonly store: CrisisStore,
+    store: CrisisStore,
     events: EventRecorder<CrisisEvents>,
     private readonly clock: Clock,
     config: Pick<Config, 'publicBaseUrl'>,
@@ -32,15 +26,9 @@ export class CrisisDetector {
     this.hazards = new HazardEvents(store, outbox, clock);
   }
 
-  /** Gives the lease up (shutdown), so another instance takes over at once. */
-  release(): Promise<void> {
-    return this.store.release(this.holder);
-  }
-
-  /** One detection pass; returns the number of domain events recorded (0 while another instance detects). */
+  /** One detection pass; returns the number of domain events recorded. */
   async run(): Promise<number> {
     const now = this.clock.now();
-    if (!(await this.store.lease(this.holder, now, now + LEASE_MS))) return 0;
     return (await this.surges.detect(now)) + (await this.hazards.processPending());
   }
 

@@ -76,31 +76,6 @@ export class CrisisStore {
       .execute();
   }
 
-  /** One detector at a time across instances: takes or renews the lease; false while another holds it. */
-  async lease(holder: string, now: number, until: number): Promise<boolean> {
-    await this.db
-      .insertInto('crisis_cursor')
-      .values({ name: 'lease', position: 0, holder: null })
-      .onConflict((oc) => oc.column('name').doNothing())
-      .execute();
-    const result = await this.db
-      .updateTable('crisis_cursor')
-      .set({ position: until, holder })
-      .where('name', '=', 'lease')
-      .where((eb) => eb.or([eb('position', '<', now), eb('holder', '=', holder)]))
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
-  }
-
-  async release(holder: string): Promise<void> {
-    await this.db
-      .updateTable('crisis_cursor')
-      .set({ position: 0, holder: null })
-      .where('name', '=', 'lease')
-      .where('holder', '=', holder)
-      .execute();
-  }
-
   async maxSignalId(): Promise<number> {
     const row = await this.db
       .selectFrom('signals')

@@ -124,11 +124,10 @@ export interface CrisisHazardsTable {
   pending: number;
 }
 
-/** The signal cursor (`signals`), and the detector lease (`lease`: position = lease end, holder). */
+/** The detector's signal cursor (`signals`). */
 export interface CrisisCursorTable {
   name: string;
   position: number;
-  holder: string | null;
 }
 
 export interface CrisisTables {

@@ -22,7 +22,15 @@ interface EngineOptions {
    * another does). Without it every loop runs here.
    */
   exclusive?: <T>(name: string, task: () => Promise<T>) => Promise<T | undefined>;
+  /** Longest a pass spends on pending signals before recomputing (the rest waits for the next pass). */
+  drainBudgetMs?: number;
 }
+
+/**
+ * A pass processes pending signals for at most this long, so that when signals arrive faster than they are
+ * processed, snapshots, alerts and crisis detection still move every few seconds.
+ */
+const DRAIN_BUDGET_MS = 2000;
 
 /** The engine's background loops that run on one instance at a time. */
 const ENGINE_LOOPS = { recompute: 'trend-recompute', retention: 'retention' } as const;
@@ -37,6 +45,7 @@ interface TickResult extends ProcessResult {
 export class TrendEngine {
   private running: Promise<TickResult> | null = null;
   private lastRetentionHour = -1;
+  private stopping = false;
 
   constructor(
     private readonly processor: TrendProcessor,
@@ -56,7 +65,10 @@ export class TrendEngine {
 
   private async pass(): Promise<TickResult> {
     const exclusive = this.options.exclusive ?? runHere;
-    const processed = await this.processor.drain();
+    const processed = await this.processor.drain(undefined, {
+      budgetMs: this.options.drainBudgetMs ?? DRAIN_BUDGET_MS,
+      stop: () => this.stopping,
+    });
     const { trends, events } = (await exclusive(ENGINE_LOOPS.recompute, () => this.recomputer.run())) ?? {
       trends: 0,
       events: 0,
@@ -77,6 +89,11 @@ export class TrendEngine {
     await this.store.pruneHourlyBefore(
       Math.floor((now - this.options.retention.bucketDays * DAY_MS) / HOUR_MS),
     );
+  }
+
+  /** Shutdown: a pass under way ends after the batch it is writing; the backlog waits for the next start. */
+  stop(): void {
+    this.stopping = true;
   }
 
   /** Waits for a running pass (shutdown). */

@@ -176,14 +176,23 @@ export class TrendProcessor {
     return { signals: pending.length, trends: byKey.size, mentions };
   }
 
-  /** Processes until nothing is pending; prunes minute buckets older than two hours. */
-  async drain(limit = 500): Promise<ProcessResult> {
+  /**
+   * Processes until nothing is pending, or until `budgetMs` has passed or `stop()` says so (the batch under
+   * way is finished, the rest waits for the next pass); prunes minute buckets older than two hours.
+   */
+  async drain(
+    limit = 500,
+    options: { budgetMs?: number; stop?: () => boolean } = {},
+  ): Promise<ProcessResult> {
     const total: ProcessResult = { signals: 0, trends: 0, mentions: 0 };
+    const deadline = performance.now() + (options.budgetMs ?? Number.POSITIVE_INFINITY);
+    const more = (current: Prepared) =>
+      current.pending.length === limit && performance.now() < deadline && options.stop?.() !== true;
     let next: Promise<Prepared> | null = this.prepare(limit, 0);
     while (next) {
       const current: Prepared = await next;
       // The following batch is read and analysed (in worker threads) while this one is written.
-      next = current.pending.length < limit ? null : this.prepare(limit, current.pending.at(-1)!.id);
+      next = more(current) ? this.prepare(limit, current.pending.at(-1)!.id) : null;
       next?.catch(() => undefined);
       const result = await this.commit(current);
       await yieldToEventLoop();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
 import type { TrendItemView } from '../../../src/modules/trends/index.ts';
-import { TrendProcessor, TrendsStore } from '../../../src/modules/trends/index.ts';
+import { TrendEngine, TrendProcessor, TrendsStore } from '../../../src/modules/trends/index.ts';
 import { eventsFor, MIN_EVENT_VOLUME } from '../../../src/modules/trends/recompute.ts';
 import { ManualClock } from '../../../src/platform/clock.ts';
 import { buildTestApp, type TestContext } from '../../helpers/app.ts';
@@ -120,6 +120,40 @@ describe('trend engine', () => {
       [Math.floor((NOW - 20 * DAY) / 3_600_000), Math.floor((NOW - DAY) / 3_600_000)],
       'the 40-day-old bucket is gone, the 20-day-old one kept',
     );
+  });
+
+  test('a pass with a backlog processes for its budget, then recomputes; the rest waits for the next pass', async () => {
+    const clock = new ManualClock(NOW);
+    ctx = await buildTestApp({ clock });
+    await ingest(Array.from({ length: 1200 }, (_, i) => ({ id: `b${i}`, at: NOW - 60_000 })));
+    const { db, dialect, trendProcessor, recomputer } = ctx.app.services;
+    // A budget already spent: the batch read first is written, nothing more.
+    const engine = new TrendEngine(trendProcessor, recomputer, new TrendsStore(db, dialect), clock, {
+      retention: { signalDays: 14, bucketDays: 30 },
+      pruneSignals: async () => undefined,
+      drainBudgetMs: 0,
+    });
+    const first = await engine.tick();
+    assert.equal(first.signals, 500);
+    assert.ok(first.recomputed > 0, 'snapshots are brought up to date while a backlog remains');
+    assert.equal((await engine.tick()).signals, 500);
+    assert.equal((await engine.tick()).signals, 200);
+  });
+
+  test('stopping ends a pass after the batch it is writing (shutdown does not wait for the backlog)', async () => {
+    const clock = new ManualClock(NOW);
+    ctx = await buildTestApp({ clock });
+    await ingest(Array.from({ length: 1200 }, (_, i) => ({ id: `c${i}`, at: NOW - 60_000 })));
+    const { engine } = ctx.app.services;
+    const pass = engine.tick();
+    engine.stop();
+    assert.equal((await pass).signals, 500);
+    const pending = await ctx.app.services.db
+      .selectFrom('signals')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('processed_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    assert.equal(Number(pending.n), 700, 'the rest is still pending, not lost');
   });
 
   test('two processors draining at once count each signal once', async () => {

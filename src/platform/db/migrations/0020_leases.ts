@@ -3,7 +3,7 @@ import type { Dialect } from './helpers.ts';
 
 // One row per background loop that must run on one instance at a time (trend recompute, retention, crisis
 // detection, status checks, scheduled exports, each signal source, …): who holds it and until when. The signal
-// sources' own lease columns give way to it.
+// sources' and the crisis detector's own leases give way to it.
 export function leases(_dialect: Dialect) {
   return {
     async up(db: Kysely<unknown>): Promise<void> {
@@ -16,6 +16,11 @@ export function leases(_dialect: Dialect) {
         .execute();
       await db.schema.alterTable('source_state').dropColumn('leased_by').execute();
       await db.schema.alterTable('source_state').dropColumn('leased_until').execute();
+      await db
+        .deleteFrom('crisis_cursor' as never)
+        .where('name' as never, '=', 'lease' as never)
+        .execute();
+      await db.schema.alterTable('crisis_cursor').dropColumn('holder').execute();
     },
   };
 }
