@@ -1,11 +1,14 @@
-// `npm run bench`: five scenarios, each measured against a baseline in the same run.
+// `npm run bench`: five scenarios, each measured against a baseline in the same run, and a load test.
 // - pipeline: the overhead of Crestwatch's request pipeline (auth, burst limit, quota, usage counting, hooks,
 //   response schema) on GET /api/user/profile, against a bare Fastify app serving the same JSON (goal ≥ 0.6);
 // - trends: GET /api/trends?limit=20 over a few hundred demo trends, against the same bare app (goal ≥ 0.6);
 // - ingest: signals/s through POST /api/signals until metrics are current (bench/ingest.ts);
 // - webhooks, stream: signed deliveries/s and latency to 1,000 subscriptions, stream fan-out to 1,000
-//   clients (bench/webhooks.ts).
-// BENCH_SCENARIOS picks some (comma list; default all).
+//   clients (bench/webhooks.ts);
+// - load: 60 s of mixed traffic against two instances on PostgreSQL + Redis (bench/load.ts); only when named,
+//   since it needs both services.
+// Scenario names as arguments (`npm run bench -- load`) or in BENCH_SCENARIOS (comma list) pick some; the
+// arguments win. Default: all but load.
 //
 // Each server runs in its own process; autocannon runs here. Targets are warmed up, then measured alternately
 // (baseline, measured) so both see the same machine conditions. Exit code 0 whether or not the goal is met;
@@ -34,12 +37,15 @@ import {
   type Target,
   verdict,
 } from './lib.ts';
+import { runLoadScenario } from './load.ts';
 import { runStreamScenario, runWebhooksScenario } from './webhooks.ts';
 
 const GOAL_RATIO = 0.6;
 const USAGE_ROUTE = '/api/user/api-usage';
-const SCENARIOS = ['pipeline', 'trends', 'ingest', 'webhooks', 'stream'] as const;
+const SCENARIOS = ['pipeline', 'trends', 'ingest', 'webhooks', 'stream', 'load'] as const;
 type Scenario = (typeof SCENARIOS)[number];
+/** What runs when nothing is named: load needs PostgreSQL and Redis, so it runs only when asked for. */
+const DEFAULT_SCENARIOS: Scenario[] = ['pipeline', 'trends', 'ingest', 'webhooks', 'stream'];
 
 interface RouteScenario {
   route: string;
@@ -47,7 +53,7 @@ interface RouteScenario {
   prepare?: (url: string, headers: Record<string, string>) => Promise<number>;
 }
 
-const ROUTE_SCENARIOS: Record<Exclude<Scenario, 'ingest' | 'webhooks' | 'stream'>, RouteScenario> = {
+const ROUTE_SCENARIOS: Record<Exclude<Scenario, 'ingest' | 'webhooks' | 'stream' | 'load'>, RouteScenario> = {
   pipeline: { route: '/api/user/profile' },
   trends: { route: '/api/trends?limit=20', prepare: seedTrends },
 };
@@ -109,19 +115,27 @@ async function main(): Promise<number> {
           ? await runWebhooksScenario(settings)
           : scenario === 'stream'
             ? await runStreamScenario(settings)
-            : await routeScenario(settings, ROUTE_SCENARIOS[scenario]);
+            : scenario === 'load'
+              ? await runLoadScenario(settings)
+              : await routeScenario(settings, ROUTE_SCENARIOS[scenario]);
     code = Math.max(code, result);
   }
   return code;
 }
 
 function pickScenarios(): Scenario[] {
-  const raw = process.env.BENCH_SCENARIOS?.trim();
-  if (!raw) return [...SCENARIOS];
-  const picked = raw.split(',').map((s) => s.trim());
+  // `npm run bench -- load ingest` passes the names as arguments (commas accepted there too).
+  const args = process.argv.slice(2).join(',').trim();
+  const raw = args || process.env.BENCH_SCENARIOS?.trim();
+  if (!raw) return [...DEFAULT_SCENARIOS];
+  const from = args ? 'the arguments name' : 'BENCH_SCENARIOS lists';
+  const picked = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const name of picked) {
     if (!SCENARIOS.includes(name as Scenario)) {
-      throw new Error(`BENCH_SCENARIOS lists ${name}; known: ${SCENARIOS.join(', ')}`);
+      throw new Error(`${from} ${name}; known: ${SCENARIOS.join(', ')}`);
     }
   }
   return picked as Scenario[];
