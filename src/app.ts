@@ -322,7 +322,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       'status checks',
       'status-checks',
     );
-    every(1000, () => engine.tick(), 'trend engine');
+    engine.start(1000, (error) => app.log.warn({ err: error }, 'trend engine failed'));
     every(60_000, () => services.dataExports.scheduleDue(), 'scheduled exports', 'scheduled-exports');
     const noticeExpiringKeys = every(
       3600_000,

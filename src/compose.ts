@@ -156,7 +156,7 @@ export async function composeServices(input: CompositionInput): Promise<Composit
   const nlp = createNlpPool(config.nlpWorkerThreads);
   const trendProcessor = new TrendProcessor(trendsStore, clock, nlp);
   const trends = new TrendsService(trendsStore, clock);
-  const signals = new SignalsService(signalsStore, clock);
+  const signals = new SignalsService(signalsStore, clock, () => engine.wake());
 
   // Insights: read by webhooks (next steps) and the ad integrations (previews).
   const insights = new InsightsService({

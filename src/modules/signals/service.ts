@@ -44,6 +44,8 @@ export class SignalsService {
   constructor(
     private readonly store: SignalsStore,
     private readonly clock: Clock,
+    /** Told after signals were stored (the trend engine starts a pass soon). */
+    private readonly onStored: () => void = () => undefined,
   ) {}
 
   /**
@@ -119,6 +121,7 @@ export class SignalsService {
       await slicer.maybeYield();
       accepted += await this.store.insertNew(rows.slice(i, i + ROWS_PER_INSERT));
     }
+    if (accepted > 0) this.onStored();
     return { accepted, duplicates: duplicatesInBatch + (rows.length - accepted), rejected };
   }
 }

@@ -3,7 +3,7 @@
 // processes signals (each claims its own); recompute and retention run where their lease is held.
 import type { Clock } from '../../platform/clock.ts';
 import { HOUR_MS } from './metrics.ts';
-import type { ProcessResult, TrendProcessor } from './processor.ts';
+import type { DrainResult, TrendProcessor } from './processor.ts';
 import type { MetricsRecomputer } from './recompute.ts';
 import type { TrendsStore } from './store.ts';
 
@@ -37,15 +37,24 @@ const ENGINE_LOOPS = { recompute: 'trend-recompute', retention: 'retention' } as
 
 const runHere = <T>(_name: string, task: () => Promise<T>) => task();
 
-interface TickResult extends ProcessResult {
+interface TickResult extends DrainResult {
   recomputed: number;
   events: number;
 }
+
+/** Passes that new signals call for start at least this far apart (one pass per ingested batch is waste). */
+const WAKE_SPACING_MS = 200;
 
 export class TrendEngine {
   private running: Promise<TickResult> | null = null;
   private lastRetentionHour = -1;
   private stopping = false;
+  private timer: NodeJS.Timeout | undefined;
+  private wakeTimer: NodeJS.Timeout | undefined;
+  private lastStart = 0;
+  /** New signals arrived during the running pass: another follows it. */
+  private again = false;
+  private onError: (error: unknown) => void = () => undefined;
 
   constructor(
     private readonly processor: TrendProcessor,
@@ -61,6 +70,43 @@ export class TrendEngine {
       this.running = null;
     });
     return this.running;
+  }
+
+  /**
+   * The running service's schedule: a pass every `intervalMs`, another at once after one that left a
+   * backlog, and one soon after new signals are stored (`wake`). Tests drive `tick` by hand instead.
+   */
+  start(intervalMs: number, onError: (error: unknown) => void): void {
+    this.onError = onError;
+    this.timer = setInterval(() => this.run(), intervalMs);
+    this.timer.unref();
+  }
+
+  /** New signals were stored: a pass starts within WAKE_SPACING_MS (after the one running, if any). */
+  wake(): void {
+    if (!this.timer || this.stopping) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    if (this.wakeTimer) return;
+    const delay = Math.max(0, this.lastStart + WAKE_SPACING_MS - performance.now());
+    this.wakeTimer = setTimeout(() => {
+      this.wakeTimer = undefined;
+      this.run();
+    }, delay);
+    this.wakeTimer.unref();
+  }
+
+  private run(): void {
+    if (this.stopping) return;
+    if (!this.running) this.lastStart = performance.now();
+    this.tick().then((pass) => {
+      const again = this.again;
+      this.again = false;
+      if (pass.backlog) setImmediate(() => this.run());
+      else if (again) this.wake();
+    }, this.onError);
   }
 
   private async pass(): Promise<TickResult> {
@@ -94,6 +140,8 @@ export class TrendEngine {
   /** Shutdown: a pass under way ends after the batch it is writing; the backlog waits for the next start. */
   stop(): void {
     this.stopping = true;
+    clearInterval(this.timer);
+    clearTimeout(this.wakeTimer);
   }
 
   /** Waits for a running pass (shutdown). */

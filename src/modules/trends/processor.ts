@@ -59,6 +59,11 @@ export interface ProcessResult {
   mentions: number;
 }
 
+export interface DrainResult extends ProcessResult {
+  /** True when the drain stopped (budget spent, or stopping) with signals still pending. */
+  backlog: boolean;
+}
+
 export class TrendProcessor {
   private readonly evidence = new EvidenceTracker();
 
@@ -180,11 +185,8 @@ export class TrendProcessor {
    * Processes until nothing is pending, or until `budgetMs` has passed or `stop()` says so (the batch under
    * way is finished, the rest waits for the next pass); prunes minute buckets older than two hours.
    */
-  async drain(
-    limit = 500,
-    options: { budgetMs?: number; stop?: () => boolean } = {},
-  ): Promise<ProcessResult> {
-    const total: ProcessResult = { signals: 0, trends: 0, mentions: 0 };
+  async drain(limit = 500, options: { budgetMs?: number; stop?: () => boolean } = {}): Promise<DrainResult> {
+    const total: DrainResult = { signals: 0, trends: 0, mentions: 0, backlog: false };
     const deadline = performance.now() + (options.budgetMs ?? Number.POSITIVE_INFINITY);
     const more = (current: Prepared) =>
       current.pending.length === limit && performance.now() < deadline && options.stop?.() !== true;
@@ -193,6 +195,7 @@ export class TrendProcessor {
       const current: Prepared = await next;
       // The following batch is read and analysed (in worker threads) while this one is written.
       next = more(current) ? this.prepare(limit, current.pending.at(-1)!.id) : null;
+      total.backlog = next === null && current.pending.length === limit;
       next?.catch(() => undefined);
       const result = await this.commit(current);
       await yieldToEventLoop();

@@ -221,8 +221,12 @@ export class TrendsStore {
     return this.db.transaction().execute(work);
   }
 
+  /**
+   * Read on the reader connection: on SQLite the writer is held by the batch being committed, and the next
+   * batch is read and analysed meanwhile (rows after `afterId`, so none of the batch being written).
+   */
   pendingSignals(limit: number, afterId = 0): Promise<PendingSignal[]> {
-    return this.db
+    return this.reader
       .selectFrom('signals')
       .select(['id', 'source', 'text', 'title', 'keywords', 'lang', 'category_hint', 'author', 'observed_at'])
       .where('processed_at', 'is', null)

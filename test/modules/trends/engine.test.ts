@@ -156,6 +156,54 @@ describe('trend engine', () => {
     assert.equal(Number(pending.n), 700, 'the rest is still pending, not lost');
   });
 
+  test('once started, stored signals wake the engine and a backlog is worked off pass after pass, not once a tick', async () => {
+    const clock = new ManualClock(NOW);
+    ctx = await buildTestApp({ clock });
+    const { db, dialect, trendProcessor, recomputer, signals } = ctx.app.services;
+    const engine = new TrendEngine(trendProcessor, recomputer, new TrendsStore(db, dialect), clock, {
+      retention: { signalDays: 14, bucketDays: 30 },
+      pruneSignals: async () => undefined,
+      drainBudgetMs: 0,
+    });
+    const pending = async () =>
+      Number(
+        (
+          await db
+            .selectFrom('signals')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('processed_at', 'is', null)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    await ingest(Array.from({ length: 1200 }, (_, i) => ({ id: `w${i}`, at: NOW - 60_000 })));
+    // An hour between ticks: only the wake and the backlog continuation can process these in time.
+    engine.start(3_600_000, (error) => assert.fail(String(error)));
+    try {
+      engine.wake();
+      const until = Date.now() + 10_000;
+      while ((await pending()) > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(await pending(), 0, 'three passes of one batch each, back to back');
+    } finally {
+      engine.stop();
+      await engine.idle();
+    }
+    // The app's engine, once started, is woken by signals stored through the service.
+    const appEngine = ctx.app.services.engine;
+    appEngine.start(3_600_000, (error) => assert.fail(String(error)));
+    try {
+      const ingested = await signals.ingest([
+        { source: 'x', external_id: 'late', text: 'Aurora again', observed_at: new Date(NOW).toISOString() },
+      ]);
+      assert.equal(ingested.accepted, 1);
+      const later = Date.now() + 10_000;
+      while ((await pending()) > 0 && Date.now() < later) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(await pending(), 0);
+    } finally {
+      appEngine.stop();
+      await appEngine.idle();
+    }
+  });
+
   test('two processors draining at once count each signal once', async () => {
     const clock = new ManualClock(NOW);
     ctx = await buildTestApp({ clock });
