@@ -5,9 +5,10 @@
 //     0 negative. Binary reading: a sentence is called positive when its category is `positive` (score ≥
 //     0.05); neutral and negative both count as "not positive". Read from node_modules, never copied.
 //  2. customer posts written by the Crestwatch team (scripts/eval/customer-posts.ts: complaints, praise and
-//     neutral questions to airlines and other companies; labels are the team's reading; a development set
-//     used while building the complaint layer and a held-out set written after it was frozen). Three-class
-//     accuracy and the share of posts classified negative against the labelled share.
+//     neutral questions to airlines and other companies; labels are the team's reading; development sets used
+//     while building the complaint layer — `dev-narratives` holds long story-like posts, used for the
+//     narrative rules — and held-out sets never used to change it). Three-class accuracy and the share of
+//     posts classified negative against the labelled share.
 // "before" is the classifier as it was before the complaint layer (mean of VADER and wink-nlp), rebuilt here
 // for comparison.
 import fs from 'node:fs';
@@ -79,7 +80,7 @@ console.log(
   '\nCustomer posts written by the team: three-class accuracy; share classified negative vs labelled',
 );
 console.log(
-  `set          n    labelled-neg  ${scorers.map(([name]) => `${name} acc/neg`.padEnd(22)).join('')}`,
+  `set            n    labelled-neg  ${scorers.map(([name]) => `${name} acc/neg`.padEnd(22)).join('')}`,
 );
 for (const set of POST_SETS) {
   const posts = CUSTOMER_POSTS.filter((p) => p.set === set);
@@ -91,6 +92,6 @@ for (const set of POST_SETS) {
     return `${accuracy.toFixed(3)} / ${negShare.toFixed(3)}`.padEnd(22);
   });
   console.log(
-    `${set.padEnd(12)} ${String(posts.length).padEnd(4)} ${labelled.toFixed(3).padEnd(13)} ${cells.join('')}`,
+    `${set.padEnd(14)} ${String(posts.length).padEnd(4)} ${labelled.toFixed(3).padEnd(13)} ${cells.join('')}`,
   );
 }

@@ -8,12 +8,18 @@
 // knows no complaint phrase and reads an asked-about or solved problem as a complaint), so averaging it in
 // would undo the correction. Any other text is scored by the mean of the two, which covers words one lexicon
 // lacks. Neither lexicon is edited here.
+// A text of two or more sentences is also read sentence by sentence (the narrative reading): a long story is
+// one VADER sum, where a polite opening, thanks to the staff or a sarcastic "fantastic" can outweigh the one
+// sentence that says what went wrong. So when a sentence read on its own is a complaint (the complaint layer
+// reads it as one and it scores ≤ −0.05) and no later sentence scores ≥ 0.05 on its own (a story that ends
+// well, "… they refunded me the same day. Really grateful.", keeps its whole-text score), the text scores at
+// most that sentence's score: a clear complaint is what the post says, whatever courtesy surrounds it.
 // The decision thresholds are VADER's published cut-offs (±0.05); a text between them is neutral.
 // Quality is measured by `npm run eval` (scripts/eval/sentiment.eval.ts).
 import { createRequire } from 'node:module';
 import type { Model } from 'wink-eng-lite-web-model';
 import type { WinkMethods } from 'wink-nlp';
-import { mentionSentiment } from '../trends/index.ts';
+import { mentionSentiment, sentenceSentiments } from '../trends/index.ts';
 
 export type TextSentiment = 'positive' | 'negative' | 'neutral';
 
@@ -47,14 +53,32 @@ function winkScore(text: string): number {
 }
 
 /**
+ * The narrative reading (see the top of this file): the score of the last sentence that is a complaint when no
+ * later sentence is positive, each read within the whole text; null for a single sentence or no such one.
+ */
+function unansweredComplaint(input: string): number | null {
+  const sentences = sentenceSentiments(input);
+  if (sentences.length < 2) return null;
+  for (let i = sentences.length - 1; i >= 0; i--) {
+    const { score, complaint } = sentences[i]!;
+    if (score >= POSITIVE) return null;
+    if (complaint && score <= NEGATIVE) return score;
+  }
+  return null;
+}
+
+/**
  * The combined score in [-1, 1]: the complaint-corrected VADER score when the complaint layer read the text,
- * else the mean of VADER compound and wink-nlp sentiment.
+ * else the mean of VADER compound and wink-nlp sentiment; at most the score of an unanswered complaint
+ * sentence (the narrative reading).
  */
 function sentimentScore(text: string | null | undefined): number {
   if (typeof text !== 'string' || text.trim() === '') return 0;
   const input = text.length > MAX_CHARS ? text.slice(0, MAX_CHARS) : text;
   const vader = mentionSentiment(input);
-  const score = vader.corrected ? vader.score : (vader.score + winkScore(input)) / 2;
+  let score = vader.corrected ? vader.score : (vader.score + winkScore(input)) / 2;
+  const complaint = unansweredComplaint(input);
+  if (complaint !== null && complaint < score) score = complaint;
   return score === 0 ? 0 : score;
 }
 

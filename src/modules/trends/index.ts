@@ -25,6 +25,6 @@ export { TrendProcessor } from './processor.ts';
 export { MetricsRecomputer } from './recompute.ts';
 export { trendRoutes } from './routes.ts';
 export { TrendIdParams, TrendItemSchema } from './schemas.ts';
-export { compound, mentionSentiment } from './sentiment.ts';
+export { compound, mentionSentiment, sentenceSentiments } from './sentiment.ts';
 export { type TrendItemView, TrendsService } from './service.ts';
 export { TrendsStore } from './store.ts';

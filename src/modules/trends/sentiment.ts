@@ -1,4 +1,4 @@
-import { readComplaint } from './complaints.ts';
+import { readComplaint, readSentences } from './complaints.ts';
 import { vaderCompound } from './vader.ts';
 
 // VADER's cost grows with text length and a long article's tone is set early; 5,000 chars bounds the
@@ -61,6 +61,8 @@ interface MentionSentiment {
    * phrase it neutralised as asked about, hypothetical or solved), whether or not the score moved.
    */
   corrected: boolean;
+  /** Whether the layer reads the text as a complaint (complaints.ts: phrase weights ≤ −1.5 or a strong word). */
+  complaint: boolean;
 }
 
 /**
@@ -73,28 +75,67 @@ interface MentionSentiment {
  */
 export function mentionSentiment(text: string | null | undefined): MentionSentiment {
   const input = prepare(text);
-  if (input === null) return { score: 0, corrected: false };
+  if (input === null) return { score: 0, corrected: false, complaint: false };
   const c = vaderOf(input);
   let reading: ReturnType<typeof readComplaint>;
   try {
     reading = readComplaint(input);
   } catch {
     // Like VADER, the layer has no known failure modes; if it had one, the mention keeps its VADER score.
-    return { score: finish(c), corrected: false };
+    return { score: finish(c), corrected: false, complaint: false };
   }
   // A text the layer read but did not move (a phrase neutralised as a question, a hypothetical or a solved
   // problem) keeps VADER's score and is still marked corrected: the layer has read it.
-  if (reading.delta === 0) return { score: finish(c), corrected: reading.matched };
+  if (reading.delta === 0)
+    return { score: finish(c), corrected: reading.matched, complaint: reading.complaint };
+  return {
+    score: corrected(c, reading.delta, reading.exclamations, reading.questions),
+    corrected: true,
+    complaint: reading.complaint,
+  };
+}
+
+/** VADER compound `c` corrected by Δ (see `mentionSentiment`), rounded to 4 decimals. */
+function corrected(c: number, delta: number, exclamations: number, questions: number): number {
+  if (delta === 0) return finish(c);
   const read = Math.max(-MAX_READ, Math.min(MAX_READ, c));
   const sum = read * Math.sqrt(ALPHA / (1 - read * read));
-  const e = emphasis(reading.exclamations, reading.questions);
+  const e = emphasis(exclamations, questions);
   const bare = sum > 0 ? sum - e : sum < 0 ? sum + e : 0;
   // Within ±0.01 of zero the sum is zero: a compound with 4 decimals does not give its sum more precisely.
-  const sum0 = bare + reading.delta;
-  const corrected = Math.abs(sum0) < ZERO_SUM ? 0 : sum0;
-  const withEmphasis = corrected > 0 ? corrected + e : corrected < 0 ? corrected - e : 0;
-  const score = withEmphasis / Math.sqrt(withEmphasis * withEmphasis + ALPHA);
-  return { score: finish(Number.parseFloat(score.toFixed(4))), corrected: true };
+  const sum0 = bare + delta;
+  const s1 = Math.abs(sum0) < ZERO_SUM ? 0 : sum0;
+  const s2 = s1 > 0 ? s1 + e : s1 < 0 ? s1 - e : 0;
+  return finish(Number.parseFloat((s2 / Math.sqrt(s2 * s2 + ALPHA)).toFixed(4)));
+}
+
+function count(text: string, char: string): number {
+  let n = 0;
+  for (let i = text.indexOf(char); i !== -1; i = text.indexOf(char, i + 1)) n++;
+  return n;
+}
+
+/**
+ * The score of each sentence of `text` read within the whole text: the sentence's own VADER compound
+ * corrected by the part of the complaint layer's Δ that comes from its words (the layer reads the whole text,
+ * so a sentence of thanks after a complaint is read as courtesy and a lone "Great." after a delay as
+ * sarcasm), and whether the sentence holds a complaint itself. `[]` for empty text. What insights' narrative
+ * reading uses (src/modules/insights/sentiment.ts); the per-mention score does not.
+ */
+export function sentenceSentiments(text: string | null | undefined): { score: number; complaint: boolean }[] {
+  const input = prepare(text);
+  if (input === null) return [];
+  try {
+    return readSentences(input).map((r) => {
+      const sentence = input.slice(r.from, r.to);
+      return {
+        score: corrected(vaderOf(sentence), r.delta, count(sentence, '!'), count(sentence, '?')),
+        complaint: r.complaint,
+      };
+    });
+  } catch {
+    return [];
+  }
 }
 
 /** `mentionSentiment(text).score`: the per-mention score trends sum at ingest (analysis.ts). */

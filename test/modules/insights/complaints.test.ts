@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { analyzeOffline, sentimentSection } from '../../../src/modules/insights/analyzer.ts';
 import { classifySentiment } from '../../../src/modules/insights/index.ts';
+import { mentionSentiment } from '../../../src/modules/trends/index.ts';
 import { ManualClock } from '../../../src/platform/clock.ts';
 import {
   COMPLAINT_BRAND,
@@ -92,6 +93,72 @@ describe('classifySentiment on implicit complaints, questions and solved problem
     );
     assert.equal(section.sentiment_category, 'negative');
     assert.match(section.sentiment_summary, /11 % are positive, 67 % negative and 22 % neutral/);
+  });
+});
+
+// Long, story-like posts: the complaint layer's narrative cues and the classifier's sentence-by-sentence reading.
+const NARRATIVE_COMPLAINTS = [
+  // told without a sentiment word
+  "Called @skyjet three times this week about my daughter's bag. Each time I was told someone would call me back within 24 hours. She has been wearing borrowed clothes for five days.",
+  'I stayed home all day for the delivery between 8 and 6. At 6:15 I got a notification that they had tried to deliver. Now I have to drive 40 minutes to collect it.',
+  // thanking the staff, blaming the company
+  'I want to thank the flight attendants, they were lovely and did their best. But the airline let us sit on the plane for three hours with no water and no information.',
+  // courtesy before the complaint, and after it
+  'Thank you for the lovely email about putting members first. Meanwhile I have been waiting six weeks for a decision and no one will tell me what is holding it up.',
+  'Dear Acme, I have been a loyal customer for ten years. I was charged twice for the same upgrade and I have written to you four times since. I would appreciate an actual answer.',
+  // sarcasm at the end
+  'The courier handed my parcel to a neighbour without asking, who posted a photo of it online. Thanks Zipline, great job.',
+];
+
+describe('classifySentiment on narratives', () => {
+  test('complaints told as stories are negative, whatever courtesy or thanks surround them', () => {
+    for (const text of NARRATIVE_COMPLAINTS) assert.equal(classifySentiment(text).category, 'negative', text);
+  });
+
+  test('a genuinely happy story with one "unfortunately" stays positive', () => {
+    for (const text of [
+      'Unfortunately I left my laptop in the seat pocket on my flight home. I filled in the lost property form expecting nothing. Two days later they called me, and the laptop arrived by courier the next morning. Thank you so much!',
+      'Our flight was delayed overnight because of a storm, unfortunately. The airline had hotel vouchers ready and rebooked us on the first flight out. Honestly one of the best handled disruptions I have seen.',
+    ]) {
+      assert.equal(classifySentiment(text).category, 'positive', text);
+    }
+  });
+
+  test('a neutral factual update stays neutral', () => {
+    for (const text of [
+      'Ledgerly announced today that the old desktop app will be retired in June. Existing files will be migrated to the web version automatically. I was told the pricing stays the same.',
+      'Update for the team: the courier collected the parcels this morning. They should arrive at the office on Thursday.',
+    ]) {
+      assert.equal(classifySentiment(text).category, 'neutral', text);
+    }
+  });
+
+  test('a sentence of praise before an unanswered complaint does not outweigh it; a story that ends well stays positive', () => {
+    const praiseFirst =
+      'Great crew and comfy seats, loved the food. The flight was delayed 3 hours and nobody told us why.';
+    assert.ok(mentionSentiment(praiseFirst).score > 0, 'the whole-text score alone reads it as positive');
+    assert.equal(classifySentiment(praiseFirst).category, 'negative');
+    assert.equal(
+      classifySentiment(
+        'The flight was delayed 3 hours. But the crew kept us informed and handed out snacks. Great job.',
+      ).category,
+      'positive',
+    );
+  });
+
+  test('an insight on narrative complaints, a happy story and an update states the negative share', () => {
+    const texts = [
+      ...NARRATIVE_COMPLAINTS.slice(0, 4),
+      'Unfortunately I left my laptop in the seat pocket on my flight home. I filled in the lost property form expecting nothing. Two days later they called me, and the laptop arrived by courier the next morning. Thank you so much!',
+      'Update for the team: the courier collected the parcels this morning. They should arrive at the office on Thursday.',
+    ];
+    const section = sentimentSection(
+      texts.map((t) => classifySentiment(t)),
+      COMPLAINT_BRAND,
+      7,
+    );
+    assert.equal(section.sentiment_category, 'negative');
+    assert.match(section.sentiment_summary, /17 % are positive, 67 % negative and 17 % neutral/);
   });
 });
 

@@ -9,6 +9,7 @@ import {
   DESK_WORDS,
   expandPattern,
   GRATITUDE_WORDS,
+  NARRATIVE_PHRASES,
   NEUTRAL_PHRASES,
   REQUEST_PHRASES,
   REQUEST_WORDS,
@@ -16,7 +17,12 @@ import {
   SELF_CONTAINED_PHRASES,
   SERVICE_WORDS,
 } from '../../../src/modules/trends/complaints.ts';
-import { compound, mentionSentiment, sentimentCategory } from '../../../src/modules/trends/index.ts';
+import {
+  compound,
+  mentionSentiment,
+  sentenceSentiments,
+  sentimentCategory,
+} from '../../../src/modules/trends/index.ts';
 import { mentionScore } from '../../../src/modules/trends/sentiment.ts';
 import {
   IMPLICIT_COMPLAINTS,
@@ -338,5 +344,88 @@ describe('complaint layer and mentionScore', () => {
     }
     assert.equal(sums.negative, 7);
     assert.equal(sentimentCategory(sums), 'negative');
+  });
+});
+
+// Long, story-like complaints (issue 17, "complaints heard"): narrative cues, story endings, names in sarcasm,
+// and the sentence-by-sentence reading insights use.
+describe('complaint layer on narratives', () => {
+  const negative = (text: string) => assert.ok(mentionScore(text) <= -0.05, `${text}: ${mentionScore(text)}`);
+  const positive = (text: string) => assert.ok(mentionScore(text) >= 0.05, `${text}: ${mentionScore(text)}`);
+  const narrativeCues = (text: string) => complaintPhrases(text).filter((m) => m.pattern === 'narrative');
+
+  test('every narrative cue, in every written form, counts only when another cue or a complaint corroborates it', () => {
+    let forms = 0;
+    for (const pattern of NARRATIVE_PHRASES) {
+      for (const seq of expandPattern(pattern)) {
+        const phrase = seq.map((w) => (w === '#' ? '3' : w === '*' ? 'really' : w)).join(' ');
+        const alone = `Update from me: ${phrase}.`;
+        assert.deepEqual(narrativeCues(alone), [], alone);
+        const corroborated = `Update from me: ${phrase}. The order is still missing.`;
+        assert.ok(
+          narrativeCues(corroborated).some((m) => m.text === phrase),
+          `${pattern}: not read in "${corroborated}"`,
+        );
+        negative(corroborated);
+        forms++;
+      }
+    }
+    assert.ok(forms > 300, String(forms));
+  });
+
+  test('a failure told as a story, without a sentiment word, is negative', () => {
+    for (const text of [
+      'Our flight was supposed to depart at 7am. We were told to get off the plane at noon.',
+      'Ordered on the 2nd and it was supposed to arrive in 3 days. Two weeks later I was told it never left the warehouse.',
+      'Support told me to clear the cache. Same answer every time I contact them.',
+      'The engineer never turned up. Nobody told us why and the next slot is in three weeks.',
+      'They renewed my contract for 24 months. I never signed anything.',
+      'I paid for a sea view and got the car park. That is not what I paid for.',
+    ]) {
+      assert.ok(compound(text) > -0.05, `VADER alone already reads it as negative: ${text}`);
+      negative(text);
+    }
+  });
+
+  test('a single narrative cue changes nothing: the score stays VADER’s', () => {
+    for (const text of [
+      'I was told the store opens at 9.',
+      'Two days later they called me and the laptop arrived by courier. Thank you so much!',
+      'Ledgerly announced the old desktop app will be retired in June. I was told the pricing stays the same.',
+    ]) {
+      assert.deepEqual(narrativeCues(text), [], text);
+      assert.equal(mentionScore(text), compound(text), text);
+    }
+  });
+
+  test('a story that ends well: praise after the problem was solved is praise, not courtesy', () => {
+    positive('My card was declined at the checkout. The bank sorted it out within minutes. Really grateful.');
+    positive(
+      'Our flight was delayed overnight because of a storm. The airline had hotel vouchers ready and ' +
+        "rebooked us on the first flight out. Honestly one of the best handled disruptions I've seen.",
+    );
+    // Not when a complaint follows the solution, and not when the solution is negated.
+    negative('They fixed it on Monday, then it was down again on Tuesday. Thanks.');
+    negative('My card was declined at the checkout. Nobody has sorted it out yet. Really grateful.');
+  });
+
+  test('sarcasm: a praise word beside a name only, after a complaint, reads as negated', () => {
+    negative('The courier handed my parcel to a neighbour without asking. Thanks Zipline, great job.');
+    // The name does not make genuine praise sarcastic.
+    positive('Thanks Zipline, great job.');
+  });
+
+  test('sentenceSentiments reads each sentence within the whole text', () => {
+    const sentences = sentenceSentiments('Great crew. Flight delayed 3 hours. Thanks. @skyjet');
+    assert.equal(sentences.length, 3);
+    assert.ok(sentences[0]!.score >= 0.05 && !sentences[0]!.complaint);
+    assert.ok(sentences[1]!.score <= -0.05 && sentences[1]!.complaint);
+    // "Thanks." alone is gratitude; after a complaint it is courtesy.
+    assert.ok(mentionScore('Thanks.') >= 0.05);
+    assert.ok(sentences[2]!.score < 0.05 && !sentences[2]!.complaint);
+    assert.deepEqual(sentenceSentiments(''), []);
+    assert.equal(sentenceSentiments('One sentence only, no end mark').length, 1);
+    // Decimals, times and trailing handles do not split a sentence.
+    assert.equal(sentenceSentiments('The rate went from 3.1% to 3.0% at 6:15 today. @bank').length, 1);
   });
 });
