@@ -363,7 +363,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // the database. No background loop starts another pass here; the leases are given up once the passes
     // under way have ended, so another instance never runs one alongside them.
     singletons.stop();
-    await usage.flush();
+    // A failure keeps the counts for the flush below, which reports it.
+    await usage.flush().catch(() => undefined);
     await releases.stop();
     await sources.stop();
     engine.stop();

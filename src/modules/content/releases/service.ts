@@ -147,9 +147,14 @@ export class ReleasesService {
         }),
       ]).finally(() => clearTimeout(timer));
     }
-    const names = new Set(this.options.feeds.map((f) => f.name));
+    // In configuration order: of two feeds listing one entry, the one configured first is kept (the
+    // database returns rows in no particular order).
+    const order = new Map(this.options.feeds.map((f, i) => [f.name, i]));
     const rows = this.options.feeds.length > 0 ? await this.options.store.all() : [];
-    const cached = rows.filter((row) => names.has(row.name)).flatMap((row) => parseEntries(row.entries));
+    const cached = rows
+      .filter((row) => order.has(row.name))
+      .sort((a, b) => order.get(a.name)! - order.get(b.name)!)
+      .flatMap((row) => parseEntries(row.entries));
     return mergeReleases(this.options.changelog, cached);
   }
 
