@@ -81,9 +81,9 @@ export const CONTENT_TYPES: Record<ExportFormat, string> = {
   jsonl: 'application/x-ndjson; charset=utf-8',
 };
 
-/** `crestwatch-trends-20261121T100000Z-42.csv`: when the run started and its history id. */
-export function fileName(startedAt: number, historyId: number, format: ExportFormat): string {
-  const stamp = new Date(startedAt)
+/** `crestwatch-trends-20261121T100000Z-42.csv`: when the run was queued and its history id. */
+export function fileName(queuedAt: number, historyId: number, format: ExportFormat): string {
+  const stamp = new Date(queuedAt)
     .toISOString()
     .replace(/[-:]/g, '')
     .replace(/\.\d+Z$/, 'Z');

@@ -344,7 +344,8 @@ export class ExportsService {
     });
     let failure: DeliveryError;
     try {
-      const delivered = await this.deliver(config, Number(run.id), startedAt);
+      // Named after the run, not the attempt: a retry after a crash replaces what an earlier attempt stored.
+      const delivered = await this.deliver(config, Number(run.id), Number(run.created_at));
       await this.finish(run, { status: 'succeeded', ...delivered, error_message: null });
       return;
     } catch (error) {
@@ -412,7 +413,7 @@ export class ExportsService {
   }
 
   /** Builds the file and hands it to the destination. */
-  private async deliver(config: ConfigRow, historyId: number, startedAt: number) {
+  private async deliver(config: ConfigRow, historyId: number, queuedAt: number) {
     const destination = config.destination as Destination;
     const settings = JSON.parse(config.config) as Settings;
     let secrets: Secrets = {};
@@ -432,12 +433,12 @@ export class ExportsService {
       settings.format === 'jsonl' ? toJsonLines(trends, columns) : toCsv(trends, columns),
       'utf8',
     );
-    const name = fileName(startedAt, historyId, settings.format);
+    const name = fileName(queuedAt, historyId, settings.format);
     const contentType = CONTENT_TYPES[settings.format];
     const { policy } = this.deps.outbound;
     if (destination === 'email') {
       const email = settings as EmailSettings;
-      const day = new Date(startedAt).toISOString().slice(0, 10);
+      const day = new Date(queuedAt).toISOString().slice(0, 10);
       await sendMail(
         {
           settings: email,

@@ -114,13 +114,17 @@ export class SignalsService {
         processed_at: null,
       });
     });
-    // A full batch is a few thousand rows' work: insert it in parts, letting other requests in between.
+    // A full batch is a few thousand rows' work: insert it in parts, letting other requests in between, in
+    // one transaction, so a batch is stored whole or not at all (a crash between parts keeps none of it).
     const slicer = new TimeSlicer();
-    let accepted = 0;
-    for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-      await slicer.maybeYield();
-      accepted += await this.store.insertNew(rows.slice(i, i + ROWS_PER_INSERT));
-    }
+    const accepted = await this.store.transaction(async (trx) => {
+      let inserted = 0;
+      for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+        await slicer.maybeYield();
+        inserted += await this.store.insertNew(rows.slice(i, i + ROWS_PER_INSERT), trx);
+      }
+      return inserted;
+    });
     if (accepted > 0) this.onStored();
     return { accepted, duplicates: duplicatesInBatch + (rows.length - accepted), rejected };
   }

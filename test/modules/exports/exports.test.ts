@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import dns from 'node:dns';
 import { after, before, describe, test } from 'node:test';
+import { fileName } from '../../../src/modules/exports/files.ts';
 import { ManualClock } from '../../../src/platform/clock.ts';
 import { DOMAIN_EVENT_JOB } from '../../../src/platform/events.ts';
 import { assertProblem, buildTestApp, call, createUser, type Json } from '../../helpers/app.ts';
@@ -476,6 +477,11 @@ describe('runs', () => {
     assert.equal(recovered.status, 'succeeded', JSON.stringify(recovered));
     assert.equal(recovered.attempts, 2);
     assert.equal(recovered.error_message, null);
+    // Every attempt writes the run's one file name (the time it was queued), so a retry replaces, never adds.
+    assert.ok(
+      recovered.file_url.endsWith(`/${fileName(Date.parse(recovered.created_at), id, 'csv')}`),
+      recovered.file_url,
+    );
     assert.equal(recovered.next_attempt_at, null);
     assert.deepEqual(await eventsFor(id), ['export.run.finished']);
     await api('DELETE', `${SETTINGS}/${config.id}`, user.key);
