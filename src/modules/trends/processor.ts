@@ -53,7 +53,7 @@ interface Prepared {
   analyses: SignalAnalysis[];
 }
 
-export interface ProcessResult {
+interface ProcessResult {
   signals: number;
   trends: number;
   mentions: number;
