@@ -128,7 +128,10 @@ export async function composeServices(input: CompositionInput): Promise<Composit
   const events = new DomainEvents<AppEvents>(jobs);
   worker.register<DomainEvent>(DOMAIN_EVENT_JOB, (job) => events.dispatch(job.payload));
   const metrics = createMetrics();
-  const outbound = new OutboundClient({ allowlist: config.outboundAllowlist });
+  const outbound = new OutboundClient({
+    allowlist: config.outboundAllowlist,
+    perOriginLimit: config.outboundConcurrencyPerDestination,
+  });
   const audit = new AuditLog(platformDb, clock);
   const poke = () => worker.poke();
   // Background loops that must run on one instance at a time hold a lease each (src/platform/leases.ts).

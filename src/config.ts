@@ -2,6 +2,7 @@
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { DEFAULT_PER_ORIGIN_LIMIT } from './platform/outbound.ts';
 import { DEFAULT_PLANS, PLAN_NAMES, type PlanName, type PlanTable } from './platform/plans.ts';
 
 export const API_VERSION = '0.10.0';
@@ -84,6 +85,13 @@ export interface Config {
    * slow receivers must not hold up every other job.
    */
   jobConcurrency: number;
+  /**
+   * Requests in flight from this process to one destination (scheme, host, port) at once
+   * (`OUTBOUND_CONCURRENCY_PER_DESTINATION`, default 16). A webhook delivery waiting for its receiver's answer
+   * holds no job slot, and one to a destination at its limit goes back to the queue for a moment: a slow
+   * receiver delays its own deliveries, not the others'.
+   */
+  outboundConcurrencyPerDestination: number;
   /** Raw signals are deleted after `SIGNAL_RETENTION_DAYS` (14); trend buckets after `BUCKET_RETENTION_DAYS` (400). */
   retention: { signalDays: number; bucketDays: number };
   /**
@@ -506,6 +514,13 @@ export function loadConfig(env: Env = process.env): Config {
     },
     nlpWorkerThreads: integer(env, 'NLP_WORKER_THREADS', Math.max(1, os.availableParallelism() - 1), 0, 64),
     jobConcurrency: integer(env, 'JOB_CONCURRENCY', 16, 1, 256),
+    outboundConcurrencyPerDestination: integer(
+      env,
+      'OUTBOUND_CONCURRENCY_PER_DESTINATION',
+      DEFAULT_PER_ORIGIN_LIMIT,
+      1,
+      256,
+    ),
     retention: {
       signalDays: integer(env, 'SIGNAL_RETENTION_DAYS', 14, 1, 3650),
       bucketDays: integer(env, 'BUCKET_RETENTION_DAYS', 400, 1, 3650),

@@ -5,6 +5,8 @@
 // refused unless OUTBOUND_ALLOWLIST covers them; cloud metadata addresses are refused always. Redirects are
 // never followed and answers are read only up to a bound, so nothing a destination says is echoed beyond its
 // status code.
+// Connections are kept alive in one pool per origin (scheme, host, port), and at most `perOriginLimit` requests
+// are in flight to one origin: a slow destination holds that many connections, never everyone's.
 import dns from 'node:dns';
 import net from 'node:net';
 import { Agent, type Dispatcher, request } from 'undici';
@@ -38,13 +40,19 @@ const NON_PUBLIC_V6: [string, number][] = [
   ['64:ff9b:1::', 48],
 ];
 
-type OutboundFailure = 'refused' | 'timeout' | 'network';
+/** `busy`: the destination already had its limit of requests in flight (only with `queueTimeoutMs`). */
+type OutboundFailure = 'refused' | 'timeout' | 'network' | 'busy';
+
+/** Requests in flight to one origin at once, unless the client is built with another limit. */
+export const DEFAULT_PER_ORIGIN_LIMIT = 16;
 
 /** A request that did not get an HTTP answer; `message` is safe to show (no provider text). */
 export class OutboundError extends Error {
   constructor(
     readonly kind: OutboundFailure,
     message: string,
+    /** `busy` only: about how long until the destination has a free slot. */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
     this.name = 'OutboundError';
@@ -67,6 +75,20 @@ interface OutboundRequest {
   timeoutMs?: number;
   /** How much of the answer to keep (default 64 KiB); the rest is discarded. */
   maxBodyBytes?: number;
+  /**
+   * How long a request may wait for one of the origin's slots when the origin has its limit in flight. When a
+   * slot is not expected that soon, or none came in time, it fails at once with an OutboundError of kind
+   * `busy` (nothing was sent) carrying the expected wait. Without it the request waits within its timeout.
+   */
+  queueTimeoutMs?: number;
+}
+
+/** One origin's requests in flight (their start times) and those waiting for a slot, first come first served. */
+interface OriginGate {
+  started: number[];
+  waiting: Array<(startedAt: number) => void>;
+  /** Moving average of how long a request held its slot, ms; undefined until one finished. */
+  averageMs: number | undefined;
 }
 
 /** Parses CIDR strings (`127.0.0.0/8`, `::1/128`) into a BlockList. */
@@ -248,15 +270,20 @@ export function guardedLookup(
 /** HTTP client for user-given URLs: every connection's address is checked against the policy. */
 export class OutboundClient {
   readonly policy: OutboundPolicy;
+  readonly perOriginLimit: number;
   private readonly dispatcher: Dispatcher;
+  private readonly gates = new Map<string, OriginGate>();
+  private readonly literalVerdicts = new Map<string, string | null>();
 
-  constructor(options: { allowlist: string[]; userAgent?: string }) {
+  constructor(options: { allowlist: string[]; userAgent?: string; perOriginLimit?: number }) {
     this.policy = new OutboundPolicy(options.allowlist);
+    this.perOriginLimit = Math.max(1, Math.floor(options.perOriginLimit ?? DEFAULT_PER_ORIGIN_LIMIT));
     const lookup = guardedLookup(this.policy);
+    // An Agent keeps one keep-alive pool per origin; the lookup runs (and refuses) at every new connection.
     this.dispatcher = new Agent({
       connect: { lookup: lookup as never, timeout: 10_000 },
       keepAliveTimeout: 4_000,
-      connections: 64,
+      connections: this.perOriginLimit,
     });
   }
 
@@ -271,48 +298,157 @@ export class OutboundClient {
     const host = url.hostname.replace(/^\[|\]$/g, '');
     if (net.isIP(host)) {
       // Literal addresses never reach the lookup hook.
-      const why = this.policy.refusal(host);
+      const why = this.literalRefusal(host);
       if (why) throw new OutboundError('refused', `${host}: ${why}.`);
     }
     const timeoutMs = init.timeoutMs ?? 10_000;
     const maxBody = init.maxBodyBytes ?? 65_536;
     const started = performance.now();
-    const signal = AbortSignal.timeout(timeoutMs);
+    // The whole request's deadline. A plain timer: AbortSignal.timeout costs several times more per request.
+    const controller = new AbortController();
+    const signal = controller.signal;
+    const deadline = setTimeout(() => controller.abort(), timeoutMs);
+    deadline.unref();
+    const origin = url.origin;
     try {
-      const response = await request(url, {
-        method: init.method ?? 'GET',
-        headers: init.headers,
-        body: init.body,
-        dispatcher: this.dispatcher,
-        signal,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-      });
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of response.body) {
-        const buffer = chunk as Buffer;
-        if (size < maxBody) chunks.push(buffer.subarray(0, maxBody - size));
-        size += buffer.length;
-        if (size >= maxBody) {
-          response.body.destroy();
-          break;
+      const slot = await this.acquire(origin, init.queueTimeoutMs, signal, timeoutMs);
+      try {
+        const response = await request(url, {
+          method: init.method ?? 'GET',
+          headers: init.headers,
+          body: init.body,
+          dispatcher: this.dispatcher,
+          signal,
+          headersTimeout: timeoutMs,
+          bodyTimeout: timeoutMs,
+        });
+        const chunks: Buffer[] = [];
+        let size = 0;
+        for await (const chunk of response.body) {
+          const buffer = chunk as Buffer;
+          if (size < maxBody) chunks.push(buffer.subarray(0, maxBody - size));
+          size += buffer.length;
+          if (size >= maxBody) {
+            response.body.destroy();
+            break;
+          }
         }
+        return {
+          status: response.statusCode,
+          headers: response.headers as Record<string, string | string[] | undefined>,
+          body: Buffer.concat(chunks).toString('utf8'),
+          durationMs: Math.round(performance.now() - started),
+        };
+      } catch (error) {
+        throw toOutboundError(error, signal, timeoutMs);
+      } finally {
+        this.releaseSlot(origin, slot);
       }
-      return {
-        status: response.statusCode,
-        headers: response.headers as Record<string, string | string[] | undefined>,
-        body: Buffer.concat(chunks).toString('utf8'),
-        durationMs: Math.round(performance.now() - started),
-      };
-    } catch (error) {
-      throw toOutboundError(error, signal, timeoutMs);
+    } finally {
+      clearTimeout(deadline);
     }
   }
 
   async close(): Promise<void> {
     await this.dispatcher.close();
   }
+
+  /** The policy's verdict on a literal address; the policy never changes, so verdicts are kept. */
+  private literalRefusal(address: string): string | null {
+    let why = this.literalVerdicts.get(address);
+    if (why === undefined) {
+      why = this.policy.refusal(address);
+      if (this.literalVerdicts.size >= 1000) this.literalVerdicts.clear();
+      this.literalVerdicts.set(address, why);
+    }
+    return why;
+  }
+
+  /**
+   * Takes one of the origin's slots, waiting (in order) when all are taken; resolves to the slot's start
+   * time, which identifies it on release.
+   */
+  private acquire(
+    origin: string,
+    queueTimeoutMs: number | undefined,
+    signal: AbortSignal,
+    timeoutMs: number,
+  ): Promise<number> {
+    let gate = this.gates.get(origin);
+    if (!gate) {
+      gate = { started: [], waiting: [], averageMs: undefined };
+      this.gates.set(origin, gate);
+    }
+    const now = performance.now();
+    if (gate.started.length < this.perOriginLimit && gate.waiting.length === 0) {
+      gate.started.push(now);
+      return Promise.resolve(now);
+    }
+    const waitingGate = gate;
+    const busy = () =>
+      new OutboundError(
+        'busy',
+        `The destination already has ${this.perOriginLimit} requests in flight.`,
+        expectedWaitMs(waitingGate, this.perOriginLimit, performance.now()),
+      );
+    // A slot is not expected within the caller's patience (the destination is slow): do not wait at all.
+    if (queueTimeoutMs !== undefined && expectedWaitMs(gate, this.perOriginLimit, now) > queueTimeoutMs)
+      return Promise.reject(busy());
+    return new Promise<number>((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined;
+      const give = (startedAt: number) => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+        resolve(startedAt);
+      };
+      const leave = (error: OutboundError) => {
+        const at = waitingGate.waiting.indexOf(give);
+        if (at >= 0) waitingGate.waiting.splice(at, 1);
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+        this.forgetIfIdle(origin, waitingGate);
+        reject(error);
+      };
+      const onAbort = () =>
+        leave(new OutboundError('timeout', `No answer within ${Math.round(timeoutMs / 1000)} s.`));
+      waitingGate.waiting.push(give);
+      signal.addEventListener('abort', onAbort, { once: true });
+      if (queueTimeoutMs !== undefined) timer = setTimeout(() => leave(busy()), Math.max(0, queueTimeoutMs));
+    });
+  }
+
+  /** Hands the slot to the next waiter, or frees it; the time it was held feeds the origin's average. */
+  private releaseSlot(origin: string, startedAt: number): void {
+    const gate = this.gates.get(origin);
+    if (!gate) return;
+    const now = performance.now();
+    const held = now - startedAt;
+    gate.averageMs = gate.averageMs === undefined ? held : gate.averageMs * 0.8 + held * 0.2;
+    const at = gate.started.indexOf(startedAt);
+    if (at >= 0) gate.started.splice(at, 1);
+    const next = gate.waiting.shift();
+    if (next) {
+      gate.started.push(now);
+      next(now);
+    } else this.forgetIfIdle(origin, gate);
+  }
+
+  private forgetIfIdle(origin: string, gate: OriginGate): void {
+    if (gate.started.length === 0 && gate.waiting.length === 0 && this.gates.get(origin) === gate)
+      this.gates.delete(origin);
+  }
+}
+
+/**
+ * About how long a new request to a full origin waits for a slot: the requests ahead of it (in flight and
+ * waiting) divided among the slots, each taking what a request there usually takes — or at least as long as
+ * the oldest in-flight request has been running, so a destination that has stopped answering counts as slow
+ * before anything finished.
+ */
+function expectedWaitMs(gate: OriginGate, limit: number, now: number): number {
+  const oldest = gate.started.length > 0 ? now - Math.min(...gate.started) : 0;
+  const perRequest = Math.max(gate.averageMs ?? 0, oldest);
+  return Math.ceil((gate.waiting.length + 1) / limit) * perRequest;
 }
 
 function toOutboundError(error: unknown, signal: AbortSignal, timeoutMs: number): OutboundError {

@@ -3,6 +3,7 @@ import { after, before, test } from 'node:test';
 import { type Clock, ManualClock, systemClock } from '../../src/platform/clock.ts';
 import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../src/platform/db/index.ts';
 import {
+  DeferJobError,
   type Job,
   JobQueue,
   JobWorker,
@@ -450,4 +451,256 @@ test('worker respects its concurrency limit', async () => {
   }
   assert.equal(done, 7);
   assert.equal(peak, 2);
+});
+
+test('enqueueMany adds the jobs in order with one id each; a rolled-back transaction leaves none', async () => {
+  const clock = new ManualClock(1_000_000);
+  const queue = await freshQueue(clock);
+  const list = Array.from({ length: 1200 }, (_, i) => ({
+    type: 'test.many',
+    payload: { i },
+    maxAttempts: 2,
+  }));
+  await assert.rejects(
+    handle.db.transaction().execute(async (trx) => {
+      await queue.enqueueMany(trx, list);
+      throw new Error('rollback');
+    }),
+    /rollback/,
+  );
+  assert.equal((await queue.stats()).counts.queued, 0);
+  const ids = await handle.db.transaction().execute((trx) => queue.enqueueMany(trx, list));
+  assert.equal(new Set(ids).size, 1200);
+  const jobs = await queue.claim('w1', 2000, 60_000);
+  assert.deepEqual(
+    jobs.map((j) => j.id),
+    ids,
+    'claimed in the order given',
+  );
+  assert.deepEqual(
+    jobs.map((j) => (j.payload as { i: number }).i),
+    list.map((_, i) => i),
+    'each id belongs to its own payload',
+  );
+  assert.ok(jobs.every((j) => j.maxAttempts === 2 && j.attempts === 1));
+  await assert.rejects(
+    queue.enqueueMany(handle.db, [
+      { type: 'ok', payload: 1 },
+      { type: '', payload: 2 },
+    ]),
+  );
+  assert.equal((await queue.stats()).counts.queued, 0, 'an invalid job adds none of the list');
+});
+
+test('a claim takes due jobs oldest first, expired leases included, however long the backlog', async () => {
+  const clock = new ManualClock(1_000_000);
+  const queue = await freshQueue(clock);
+  const later = await queue.enqueueMany(
+    handle.db,
+    Array.from({ length: 50 }, () => ({ type: 'test.backlog', payload: {}, runAt: 1_000_500 })),
+  );
+  const first = await queue.enqueue(handle.db, { type: 'test.backlog', payload: {}, runAt: 999_000 });
+  const [leased] = await queue.claim('w1', 1, 1000);
+  assert.equal(leased?.id, first);
+  clock.advance(2000); // the lease of w1 expired; the backlog is due
+  const claimed = await queue.claim('w2', 3, 60_000);
+  assert.deepEqual(
+    claimed.map((j) => j.id),
+    [first, later[0], later[1]],
+    'the expired lease (oldest run_at) first, then the backlog in order',
+  );
+  assert.equal(claimed[0]?.attempts, 2);
+});
+
+test('a handler throwing DeferJobError gives its job back for later without counting the attempt', async () => {
+  const clock = new ManualClock(Date.now());
+  const queue = await freshQueue(clock);
+  const worker = new JobWorker({ queue, pollIntervalMs: 20 });
+  const runAt = clock.now() + 5000;
+  let runs = 0;
+  worker.register('test.defer', async () => {
+    runs++;
+    throw new DeferJobError('destination busy', runAt);
+  });
+  const id = await queue.enqueue(handle.db, { type: 'test.defer', payload: {}, maxAttempts: 1 });
+  worker.start();
+  let job: Job;
+  try {
+    job = await waitFor('the deferral', async () => {
+      const current = await queue.get(id);
+      return runs > 0 && current?.status === 'queued' ? current : undefined;
+    });
+  } finally {
+    await worker.stop(1000);
+  }
+  assert.equal(runs, 1);
+  assert.equal(job.attempts, 0, 'the attempt is not counted: maxAttempts 1 still allows one');
+  assert.equal(job.runAt, runAt);
+  assert.equal(job.lastError, null);
+  assert.equal(job.lockedBy, null);
+});
+
+test('finished jobs are marked succeeded in one write after beforeMarkingDone; a failed flush leaves them leased', async () => {
+  const queue = await freshQueue(systemClock);
+  const worker = new JobWorker({ queue, pollIntervalMs: 20, concurrency: 8, leaseMs: 60_000 });
+  const order: string[] = [];
+  let failFlush = false;
+  const buffered: number[] = [];
+  worker.beforeMarkingDone(async () => {
+    if (failFlush) throw new Error('database is down');
+    order.push(`flush ${buffered.splice(0).length}`);
+  });
+  const completeMany = queue.completeMany.bind(queue);
+  queue.completeMany = async (ids, workerId) => {
+    order.push(`mark ${ids.length}`);
+    return completeMany(ids, workerId);
+  };
+  worker.register<{ i: number }>('test.batch', async (job) => {
+    buffered.push(job.payload.i);
+  });
+  const ids = await queue.enqueueMany(
+    handle.db,
+    Array.from({ length: 6 }, (_, i) => ({ type: 'test.batch', payload: { i } })),
+  );
+  worker.start();
+  try {
+    await waitFor('all marked', async () =>
+      (await queue.stats()).counts.succeeded === 6 ? true : undefined,
+    );
+    assert.equal(order[0], 'flush 6', 'the buffered results are written before any job is marked');
+    assert.deepEqual(order.slice(1), ['mark 6'], 'one statement for the six');
+
+    failFlush = true;
+    const failing = await queue.enqueue(handle.db, { type: 'test.batch', payload: { i: 7 } });
+    await waitFor('the run', async () => (buffered.length > 0 ? true : undefined));
+    await new Promise((r) => setTimeout(r, 100));
+    const leftLeased = await queue.get(failing);
+    assert.equal(leftLeased?.status, 'running', 'not marked done: it runs again once its lease expires');
+  } finally {
+    await worker.stop(1000);
+  }
+  assert.equal(ids.length, 6);
+});
+
+test('claims run ahead of free slots; stop() gives back the claimed jobs that never started', async () => {
+  const queue = await freshQueue(systemClock);
+  const worker = new JobWorker({ queue, pollIntervalMs: 20, concurrency: 1, prefetch: 4 });
+  const started = deferred();
+  const release = deferred();
+  const ran: number[] = [];
+  worker.register<{ i: number }>('test.ahead', async (job) => {
+    ran.push(job.payload.i);
+    started.resolve();
+    await release.promise;
+  });
+  const ids = await queue.enqueueMany(
+    handle.db,
+    Array.from({ length: 10 }, (_, i) => ({ type: 'test.ahead', payload: { i } })),
+  );
+  worker.start();
+  await within(started.promise, 3000, 'handler did not start');
+  const leased = await handle.db.selectFrom('jobs').select('id').where('status', '=', 'running').execute();
+  assert.equal(leased.length, 5, 'one running and four waiting for the slot, from one claim');
+  const stopping = worker.stop(3000);
+  release.resolve();
+  assert.equal(await stopping, true);
+  assert.deepEqual(ran, [0], 'nothing else started once stopping');
+  const after = await Promise.all(ids.map((id) => queue.get(id)));
+  assert.equal(after[0]?.status, 'succeeded');
+  for (const job of after.slice(1)) {
+    assert.equal(job?.status, 'queued');
+    assert.equal(job?.attempts, 0, 'a job given back was not attempted');
+  }
+});
+
+test('prepare sees each claimed batch of its type before any of those jobs starts', async () => {
+  const queue = await freshQueue(systemClock);
+  const worker = new JobWorker({ queue, pollIntervalMs: 20, concurrency: 2 });
+  const log: string[] = [];
+  worker.register<{ i: number }>(
+    'test.prepared',
+    async (job) => {
+      log.push(`run ${job.payload.i}`);
+    },
+    {
+      prepare: async (jobs) => {
+        log.push(`prepare ${jobs.map((j) => j.payload.i).join(',')}`);
+      },
+    },
+  );
+  worker.register('test.other', async () => {
+    log.push('other');
+  });
+  await queue.enqueueMany(handle.db, [
+    ...Array.from({ length: 5 }, (_, i) => ({ type: 'test.prepared', payload: { i } })),
+    { type: 'test.other', payload: {} },
+  ]);
+  worker.start();
+  try {
+    await waitFor('all done', async () => ((await queue.stats()).counts.succeeded === 6 ? true : undefined));
+  } finally {
+    await worker.stop(1000);
+  }
+  assert.equal(log[0], 'prepare 0,1,2,3,4', 'one call with the batch, other types left out');
+  assert.deepEqual(log.slice(1).sort(), ['other', 'run 0', 'run 1', 'run 2', 'run 3', 'run 4']);
+});
+
+test('a claimed job that cannot get a slot for long goes back to the queue for other workers', async () => {
+  const queue = await freshQueue(systemClock);
+  const worker = new JobWorker({ queue, pollIntervalMs: 50, concurrency: 1, prefetch: 2 });
+  const release = deferred();
+  worker.register('test.hog', () => release.promise);
+  worker.register('test.waits', async () => {});
+  const hog = await queue.enqueue(handle.db, { type: 'test.hog', payload: {} });
+  await new Promise((r) => setTimeout(r, 5));
+  const waiting = await queue.enqueue(handle.db, { type: 'test.waits', payload: {} });
+  worker.start();
+  try {
+    await waitFor('both leased', async () =>
+      (await queue.get(waiting))?.status === 'running' ? true : undefined,
+    );
+    assert.equal((await queue.get(hog))?.status, 'running');
+    const back = await waitFor(
+      'the waiting job given back',
+      async () => {
+        const job = await queue.get(waiting);
+        return job?.status === 'queued' ? job : undefined;
+      },
+      6000,
+    );
+    assert.equal(back.attempts, 0);
+    assert.equal(back.lockedBy, null, 'free for any worker to claim');
+  } finally {
+    release.resolve();
+    await worker.stop(1000);
+  }
+});
+
+test('a handler waiting in job.idle() holds no slot: other jobs run meanwhile', async () => {
+  const queue = await freshQueue(systemClock);
+  const worker = new JobWorker({ queue, pollIntervalMs: 20, concurrency: 1 });
+  const answer = deferred();
+  const order: string[] = [];
+  worker.register('test.remote', async (job) => {
+    order.push('remote asks');
+    await job.idle!(answer.promise);
+    order.push('remote answered');
+  });
+  worker.register('test.local', async () => {
+    order.push('local ran');
+  });
+  await queue.enqueue(handle.db, { type: 'test.remote', payload: {} });
+  await new Promise((r) => setTimeout(r, 5));
+  await queue.enqueue(handle.db, { type: 'test.local', payload: {} });
+  worker.start();
+  try {
+    await waitFor('the local job', async () => (order.includes('local ran') ? true : undefined));
+    assert.deepEqual(order, ['remote asks', 'local ran'], 'ran in the slot the waiting job gave up');
+    answer.resolve();
+    await waitFor('both done', async () => ((await queue.stats()).counts.succeeded === 2 ? true : undefined));
+    assert.equal(order.at(-1), 'remote answered');
+  } finally {
+    answer.resolve();
+    await worker.stop(1000);
+  }
 });

@@ -174,3 +174,98 @@ describe('guarded lookup (for agents and sockets a library opens itself)', () =>
     assert.ok(error instanceof OutboundError, String(error));
   });
 });
+
+describe('outbound client: connections and limits per destination', () => {
+  /** A server that counts its connections and the requests it holds open; `answer()` releases them all. */
+  async function holdingServer() {
+    const held: http.ServerResponse[] = [];
+    const state = { connections: 0, open: 0, peak: 0, received: 0 };
+    const server = http.createServer((req, res) => {
+      req.resume();
+      state.received++;
+      state.open++;
+      state.peak = Math.max(state.peak, state.open);
+      res.on('finish', () => state.open--);
+      held.push(res);
+    });
+    server.on('connection', () => state.connections++);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return {
+      state,
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+      answer() {
+        for (const res of held.splice(0)) res.end('ok');
+      },
+      close: () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
+    };
+  }
+
+  test('requests to one origin reuse at most perOriginLimit keep-alive connections', async () => {
+    const server = await holdingServer();
+    const client = new OutboundClient({ allowlist: ['127.0.0.0/8'], perOriginLimit: 3 });
+    try {
+      // The server answers whatever it holds every few ms, so requests queue behind the limit, then flow.
+      const answering = setInterval(() => server.answer(), 5);
+      const results = await Promise.all(
+        Array.from({ length: 30 }, () => client.request(server.url, { method: 'POST', body: 'x' })),
+      );
+      clearInterval(answering);
+      assert.ok(results.every((r) => r.status === 200));
+      assert.equal(server.state.received, 30);
+      assert.equal(server.state.peak, 3, 'never more than the limit in flight');
+      assert.ok(server.state.connections <= 3, `${server.state.connections} connections for 30 requests`);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
+  test('a full origin that does not answer refuses fast with queueTimeoutMs; other origins are served', async () => {
+    const stuck = await holdingServer();
+    const other = await holdingServer();
+    const client = new OutboundClient({ allowlist: ['127.0.0.0/8'], perOriginLimit: 2 });
+    try {
+      const hanging = [1, 2].map(() => client.request(stuck.url, { timeoutMs: 5000 }).catch((e) => e));
+      await waitUntil(() => stuck.state.open === 2);
+      // A slot is not expected soon: refused at once, nothing sent.
+      await new Promise((r) => setTimeout(r, 300));
+      const t0 = Date.now();
+      await assert.rejects(
+        client.request(stuck.url, { queueTimeoutMs: 200 }),
+        (e: unknown) => e instanceof OutboundError && e.kind === 'busy' && (e.retryAfterMs ?? 0) >= 300,
+      );
+      assert.ok(Date.now() - t0 < 150, `refused after ${Date.now() - t0} ms`);
+      assert.equal(stuck.state.received, 2);
+      // Another origin has its own slots.
+      const served = client.request(other.url, { queueTimeoutMs: 0 });
+      await waitUntil(() => other.state.open === 1);
+      other.answer();
+      assert.equal((await served).status, 200);
+      // Without queueTimeoutMs a request waits for the slot and goes out once one frees.
+      const waiting = client.request(stuck.url, { timeoutMs: 5000 });
+      await new Promise((r) => setTimeout(r, 50));
+      assert.equal(stuck.state.received, 2, 'waits while the origin is full');
+      stuck.answer();
+      await waitUntil(() => stuck.state.received === 3);
+      stuck.answer();
+      assert.equal((await waiting).status, 200);
+      for (const result of await Promise.all(hanging)) assert.equal(result.status, 200);
+    } finally {
+      await client.close();
+      await stuck.close();
+      await other.close();
+    }
+  });
+});
+
+async function waitUntil(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}

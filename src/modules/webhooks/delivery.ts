@@ -1,15 +1,18 @@
 // Signed delivery: one job per attempt, retried with backoff for a day; executions, redelivery and test sends.
+// Attempts run as jobs are read in batches and their successes written in batches (batching.ts); a destination
+// with its limit of requests in flight sends the job back to the queue for a moment instead of holding a slot.
 import { API_VERSION } from '../../config.ts';
 import type { Executor } from '../../database.ts';
 import { isoString } from '../../platform/clock.ts';
 import { conflict, notFound } from '../../platform/errors.ts';
-import type { JobContext } from '../../platform/jobs/worker.ts';
+import { DeferJobError, type JobContext } from '../../platform/jobs/worker.ts';
 import { OutboundError, type OutboundResponse } from '../../platform/outbound.ts';
 import { type BackoffPolicy, backoffMs, retryAfterMs } from '../../platform/retry.ts';
 import { signatureHeaders } from '../../platform/signing.ts';
+import { AttemptLoader, SuccessWriter } from './batching.ts';
 import type { WebhooksDeps } from './deps.ts';
 import { TEST_EVENT, testBody } from './payloads.ts';
-import type { ExecutionView, SubscriptionRow } from './store.ts';
+import type { AttemptSubscription, ExecutionView } from './store.ts';
 import { ownedSubscription } from './subscriptions.ts';
 
 export const DELIVER_JOB = 'webhook.deliver';
@@ -19,6 +22,13 @@ const RETRY_WINDOW_MS = 86_400_000;
 const TIMEOUT_MS = 10_000;
 /** ~5 s, 10 s, 20 s … capped at 2 h, each between half and all of that. */
 const RETRY_BACKOFF: BackoffPolicy = { baseMs: 5_000, capMs: 2 * 3_600_000, jitter: [0.5, 1] };
+/** How long a queued attempt waits for its destination's free slot before going back to the queue. */
+const SLOT_WAIT_MS = 250;
+/** A deferred attempt comes back after the destination's expected wait, within these bounds, times 1–2. */
+const DEFER_MIN_MS = 100;
+const DEFER_MAX_MS = 60_000;
+/** Decrypted signing secrets kept in memory (each subscription has one, two during a rotation). */
+const OPENED_SECRETS = 1000;
 
 export interface DeliverPayload {
   execution_id: number;
@@ -30,6 +40,10 @@ interface AttemptOptions {
   retryUntil: number;
   /** False for test sends: they never disable a subscription nor reset its failures. */
   countsForSubscription: boolean;
+  /** Run as a job: deferred while the destination is busy, its success written in a batch. */
+  queued: boolean;
+  /** The worker's `idle`: the request waits without holding a job slot. */
+  idle?: <T>(work: Promise<T>) => Promise<T>;
 }
 
 type Outcome =
@@ -43,6 +57,16 @@ type Outcome =
       /** Epoch ms the receiver asked us to wait for (`Retry-After`). */
       retryAt?: number;
     };
+
+function attemptJob(executionId: number, runAt: number, retryUntil: number) {
+  return {
+    type: DELIVER_JOB,
+    payload: { execution_id: executionId, retry_until: retryUntil } satisfies DeliverPayload,
+    runAt,
+    // Each attempt is its own job; extra job attempts only cover a crash mid-attempt.
+    maxAttempts: 5,
+  };
+}
 
 function executionView(row: ExecutionView) {
   return {
@@ -61,6 +85,9 @@ function executionView(row: ExecutionView) {
 
 export class WebhookDelivery {
   private readonly random: () => number;
+  private readonly loader: AttemptLoader;
+  private readonly successes: SuccessWriter;
+  private readonly opened = new Map<string, string>();
 
   constructor(
     private readonly deps: Pick<
@@ -71,6 +98,8 @@ export class WebhookDelivery {
     private readonly disabled: () => void,
   ) {
     this.random = deps.random ?? Math.random;
+    this.loader = new AttemptLoader(deps.store);
+    this.successes = new SuccessWriter(deps.store, deps.clock);
   }
 
   private get store() {
@@ -83,10 +112,20 @@ export class WebhookDelivery {
 
   /** Queues attempt 1 of a recorded delivery, in the caller's transaction (the caller pokes the worker). */
   async queueFirstAttempt(deliveryId: number, subscriptionId: number, now: number, trx: Executor) {
-    const executionId = await this.store.insertExecution(
-      {
-        delivery_id: deliveryId,
-        subscription_id: subscriptionId,
+    await this.queueFirstAttempts([{ deliveryId, subscriptionId }], now, trx);
+  }
+
+  /** `queueFirstAttempt` for many deliveries: a few multi-row statements, not a few per delivery. */
+  async queueFirstAttempts(
+    deliveries: { deliveryId: number; subscriptionId: number }[],
+    now: number,
+    trx: Executor,
+  ): Promise<void> {
+    if (deliveries.length === 0) return;
+    const executionIds = await this.store.insertExecutions(
+      deliveries.map((d) => ({
+        delivery_id: d.deliveryId,
+        subscription_id: d.subscriptionId,
         attempt: 1,
         status: 'pending',
         response_status: null,
@@ -94,20 +133,17 @@ export class WebhookDelivery {
         error: null,
         created_at: now,
         next_attempt_at: now,
-      },
+      })),
       trx,
     );
-    await this.enqueueAttempt(executionId, now, now + RETRY_WINDOW_MS, trx);
+    await this.deps.jobs.enqueueMany(
+      trx,
+      deliveries.map((d) => attemptJob(executionIds.get(d.deliveryId)!, now, now + RETRY_WINDOW_MS)),
+    );
   }
 
   private enqueueAttempt(executionId: number, runAt: number, retryUntil: number, trx: Executor) {
-    return this.deps.jobs.enqueue(trx, {
-      type: DELIVER_JOB,
-      payload: { execution_id: executionId, retry_until: retryUntil } satisfies DeliverPayload,
-      runAt,
-      // Each attempt is its own job; extra job attempts only cover a crash mid-attempt.
-      maxAttempts: 5,
-    });
+    return this.deps.jobs.enqueue(trx, attemptJob(executionId, runAt, retryUntil));
   }
 
   async executions(userId: number, id: number, limit = 20) {
@@ -150,7 +186,7 @@ export class WebhookDelivery {
         trx,
       );
     });
-    await this.attempt(executionId, { retryUntil: now, countsForSubscription: false });
+    await this.attempt(executionId, { retryUntil: now, countsForSubscription: false, queued: false });
     return executionView((await this.store.getExecution(executionId))!);
   }
 
@@ -191,32 +227,59 @@ export class WebhookDelivery {
     return executionView((await this.store.getExecution(newId))!);
   }
 
+  /** Writes the successful attempts recorded so far; the worker calls it before marking their jobs done. */
+  flushSuccesses(): Promise<void> {
+    return this.successes.flush();
+  }
+
+  /** Reads ahead for claimed attempt jobs (the worker's `prepare`), so each start needs no query. */
+  prepareAttempts(jobs: JobContext<DeliverPayload>[]): Promise<void> {
+    return this.loader.prime(jobs.map((job) => job.payload.execution_id));
+  }
+
   /** Job handler: one attempt of one execution. */
   async deliver(job: JobContext<DeliverPayload>): Promise<void> {
     await this.attempt(job.payload.execution_id, {
       retryUntil: job.payload.retry_until,
       countsForSubscription: true,
+      queued: true,
+      idle: job.idle,
     });
   }
 
-  private secretsOf(sub: SubscriptionRow, now: number): string[] {
-    const secrets = [this.deps.box.decrypt(sub.secret)];
+  /** The job goes back to the queue until the destination is expected to have a free slot. */
+  private deferral(error: OutboundError): DeferJobError {
+    const wait = Math.min(Math.max(error.retryAfterMs ?? 0, DEFER_MIN_MS), DEFER_MAX_MS);
+    return new DeferJobError(error.message, this.now() + Math.round(wait * (1 + this.random())));
+  }
+
+  private secretsOf(sub: AttemptSubscription, now: number): string[] {
+    const secrets = [this.open(sub.secret)];
     if (
       sub.previous_secret &&
       sub.previous_secret_expires_at !== null &&
       Number(sub.previous_secret_expires_at) > now
     ) {
-      secrets.push(this.deps.box.decrypt(sub.previous_secret));
+      secrets.push(this.open(sub.previous_secret));
     }
     return secrets;
   }
 
+  /** Decrypts a stored secret; kept by its sealed text, so a subscription's deliveries decrypt it once. */
+  private open(sealed: string): string {
+    let plain = this.opened.get(sealed);
+    if (plain === undefined) {
+      plain = this.deps.box.decrypt(sealed);
+      if (this.opened.size >= OPENED_SECRETS) this.opened.clear();
+      this.opened.set(sealed, plain);
+    }
+    return plain;
+  }
+
   private async attempt(executionId: number, options: AttemptOptions): Promise<void> {
-    const execution = await this.store.getExecution(executionId);
-    if (execution?.status !== 'pending') return;
-    const delivery = await this.store.getDelivery(Number(execution.delivery_id));
-    const sub = delivery && (await this.store.find(Number(delivery.subscription_id)));
-    if (!delivery || !sub) return;
+    const data = await this.loader.load(executionId);
+    if (data?.execution.status !== 'pending') return;
+    const { execution, sub } = data;
     if (options.countsForSubscription && Number(sub.is_active) !== 1) {
       await this.store.updatePendingExecution(executionId, {
         status: 'failed',
@@ -230,13 +293,21 @@ export class WebhookDelivery {
     const headers = {
       'content-type': 'application/json',
       'user-agent': USER_AGENT,
-      ...signatureHeaders(this.secretsOf(sub, started), delivery.event_id, timestamp, delivery.body),
+      ...signatureHeaders(this.secretsOf(sub, started), execution.event_id, timestamp, execution.body),
     };
-    const outcome = await this.send(sub.url, headers, delivery.body);
+    // On the network, the attempt holds its destination's slot but not a job slot: a receiver that is slow to
+    // answer delays its own deliveries only.
+    const sending = this.send(sub.url, headers, execution.body, options.queued);
+    const outcome = await (options.idle ? options.idle(sending) : sending);
     await this.record(execution, sub, outcome, options);
   }
 
-  private async send(url: string, headers: Record<string, string>, body: string): Promise<Outcome> {
+  private async send(
+    url: string,
+    headers: Record<string, string>,
+    body: string,
+    queued: boolean,
+  ): Promise<Outcome> {
     let response: OutboundResponse;
     try {
       response = await this.deps.outbound.request(url, {
@@ -245,9 +316,11 @@ export class WebhookDelivery {
         body,
         timeoutMs: TIMEOUT_MS,
         maxBodyBytes: 1024,
+        queueTimeoutMs: queued ? SLOT_WAIT_MS : undefined,
       });
     } catch (error) {
       if (error instanceof OutboundError) {
+        if (error.kind === 'busy') throw this.deferral(error);
         const prefix = error.kind === 'refused' ? 'Destination refused by the outbound guard: ' : '';
         return { kind: 'failed', retry: true, error: `${prefix}${error.message}` };
       }
@@ -280,13 +353,24 @@ export class WebhookDelivery {
 
   private async record(
     execution: ExecutionView,
-    sub: SubscriptionRow,
+    sub: AttemptSubscription,
     outcome: Outcome,
     options: AttemptOptions,
   ): Promise<void> {
+    const executionId = Number(execution.id);
+    if (outcome.kind === 'succeeded' && options.queued) {
+      // Written with the other successes of this moment, before the worker marks the job done (wiring.ts).
+      this.successes.add({
+        executionId,
+        responseStatus: outcome.response.status,
+        durationMs: outcome.response.durationMs,
+      });
+      return;
+    }
+    // Successes recorded before this outcome are written first, so the subscription's failure run stays in order.
+    await this.successes.flush();
     const now = this.now();
     const subId = Number(sub.id);
-    const executionId = Number(execution.id);
     let enqueued = false;
     let disabled = false;
     await this.store.transaction(async (trx) => {

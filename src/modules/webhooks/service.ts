@@ -74,6 +74,16 @@ export class WebhooksService {
     return this.delivery.deliver(job);
   }
 
+  /** Reads ahead what claimed delivery jobs need (register as the worker's `prepare` for them). */
+  prepareDeliveries(jobs: JobContext<DeliverPayload>[]): Promise<void> {
+    return this.delivery.prepareAttempts(jobs);
+  }
+
+  /** Writes the delivery results `deliver` buffered (register with the worker's `beforeMarkingDone`). */
+  flushDeliveries(): Promise<void> {
+    return this.delivery.flushSuccesses();
+  }
+
   executions(userId: number, id: number, limit = 20) {
     return this.delivery.executions(userId, id, limit);
   }

@@ -38,7 +38,7 @@ export class WebhookTriggering {
       WebhooksDeps,
       'store' | 'clock' | 'jobs' | 'poke' | 'publicBaseUrl' | 'insights'
     >,
-    private readonly delivery: Pick<WebhookDelivery, 'queueFirstAttempt'>,
+    private readonly delivery: Pick<WebhookDelivery, 'queueFirstAttempt' | 'queueFirstAttempts'>,
   ) {}
 
   private get store() {
@@ -97,8 +97,15 @@ export class WebhookTriggering {
     if (subs.length === 0) return;
     const context = await this.store.trendContext(data.trend_id);
     const bodies = new Map<number, Record<string, unknown>>();
+    // The steps depend on the user, not the subscription: one insight lookup per subscriber.
+    const stepsByUser = new Map<number, string[]>();
     for (const sub of subs) {
-      const steps = await this.nextSteps(Number(sub.user_id), data, context);
+      const userId = Number(sub.user_id);
+      let steps = stepsByUser.get(userId);
+      if (!steps) {
+        steps = await this.nextSteps(userId, data, context);
+        stepsByUser.set(userId, steps);
+      }
       bodies.set(
         Number(sub.id),
         alertBody(messageId(event.id, Number(sub.id)), event, data, this.deps.publicBaseUrl, steps),
@@ -139,7 +146,11 @@ export class WebhookTriggering {
     );
   }
 
-  /** Cooldown, then a delivery (instant) or a digest item, all in one transaction per event. */
+  /**
+   * Cooldown, then a delivery (instant) or a digest item, all in one transaction per event. The checks and
+   * inserts for instant deliveries are multi-row statements, so a fan-out to many subscriptions costs a few
+   * statements rather than a few per subscription.
+   */
   private async fire(
     event: AlertEvent,
     subs: SubscriptionRow[],
@@ -148,49 +159,74 @@ export class WebhookTriggering {
   ): Promise<void> {
     if (subs.length === 0) return;
     const now = this.deps.clock.now();
+    const candidates = subs.map((sub) => {
+      const body = bodyOf(sub);
+      return { sub, subId: Number(sub.id), body, eventId: body.id as string };
+    });
     let enqueued = false;
     await this.store.transaction(async (trx) => {
-      for (const sub of subs) {
-        const subId = Number(sub.id);
-        const body = bodyOf(sub);
-        const eventId = body.id as string;
-        // A repeated domain event (at-least-once) must not be sent twice nor spend the cooldown again.
-        if (await this.store.findDelivery(subId, eventId, trx)) continue;
-        const cooldownMs = Number(sub.cooldown_seconds) * 1000;
-        if (
-          !(await this.store.claimCooldown(subId, subject.slice(0, 64), event.occurred_at, cooldownMs, trx))
-        )
-          continue;
-        if (sub.delivery_mode === 'digest') {
-          await this.store.addDigestItem(
-            { subscription_id: subId, event_id: eventId, body: JSON.stringify(body), created_at: now },
-            trx,
-          );
-          if (await this.store.openDigestWindow(subId, now, trx)) {
-            const windowMs = Math.max(cooldownMs, 1000);
-            await this.deps.jobs.enqueue(trx, {
-              type: DIGEST_JOB,
-              payload: { subscription_id: subId, window_start: now } satisfies DigestPayload,
-              runAt: now + windowMs,
-            });
-          }
-          continue;
-        }
-        const deliveryId = await this.store.insertDelivery(
-          {
-            subscription_id: subId,
-            user_id: Number(sub.user_id),
-            event_id: eventId,
-            event: body.event as string,
-            body: JSON.stringify(body),
-            created_at: now,
-          },
+      // A repeated domain event (at-least-once) must not be sent twice nor spend the cooldown again.
+      const seen = await this.store.existingDeliveries(
+        candidates.map((c) => ({ subscriptionId: c.subId, eventId: c.eventId })),
+        trx,
+      );
+      const fresh = candidates.filter((c) => !seen.has(`${c.subId}:${c.eventId}`));
+      const byCooldown = new Map<number, number[]>();
+      for (const c of fresh) {
+        const cooldownMs = Number(c.sub.cooldown_seconds) * 1000;
+        const group = byCooldown.get(cooldownMs);
+        if (group) group.push(c.subId);
+        else byCooldown.set(cooldownMs, [c.subId]);
+      }
+      const firing = new Set<number>();
+      for (const [cooldownMs, ids] of byCooldown) {
+        const won = await this.store.claimCooldowns(
+          ids,
+          subject.slice(0, 64),
+          event.occurred_at,
+          cooldownMs,
           trx,
         );
-        if (deliveryId === undefined) continue;
-        await this.delivery.queueFirstAttempt(deliveryId, subId, now, trx);
-        enqueued = true;
+        for (const id of won) firing.add(id);
       }
+      const instant: typeof candidates = [];
+      for (const c of fresh) {
+        if (!firing.has(c.subId)) continue;
+        if (c.sub.delivery_mode !== 'digest') {
+          instant.push(c);
+          continue;
+        }
+        await this.store.addDigestItem(
+          { subscription_id: c.subId, event_id: c.eventId, body: JSON.stringify(c.body), created_at: now },
+          trx,
+        );
+        if (await this.store.openDigestWindow(c.subId, now, trx)) {
+          const windowMs = Math.max(Number(c.sub.cooldown_seconds) * 1000, 1000);
+          await this.deps.jobs.enqueue(trx, {
+            type: DIGEST_JOB,
+            payload: { subscription_id: c.subId, window_start: now } satisfies DigestPayload,
+            runAt: now + windowMs,
+          });
+        }
+      }
+      if (instant.length === 0) return;
+      const deliveryIds = await this.store.insertDeliveries(
+        instant.map((c) => ({
+          subscription_id: c.subId,
+          user_id: Number(c.sub.user_id),
+          event_id: c.eventId,
+          event: c.body.event as string,
+          body: JSON.stringify(c.body),
+          created_at: now,
+        })),
+        trx,
+      );
+      const queued = instant.flatMap((c) => {
+        const deliveryId = deliveryIds.get(c.subId);
+        return deliveryId === undefined ? [] : [{ deliveryId, subscriptionId: c.subId }];
+      });
+      await this.delivery.queueFirstAttempts(queued, now, trx);
+      enqueued = queued.length > 0;
     });
     if (enqueued) this.deps.poke();
   }

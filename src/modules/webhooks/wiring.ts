@@ -16,6 +16,10 @@ export function registerWebhookHandlers(
   events.on(TREND_VELOCITY_EVENT, (event) => webhooks.onTrendVelocity(event));
   events.on(TREND_LIFECYCLE_EVENT, (event) => webhooks.onTrendLifecycle(event));
   for (const type of CRISIS_EVENT_TYPES) events.on(type, (event) => webhooks.onCrisis(event));
-  worker.register<DeliverPayload>(DELIVER_JOB, (job) => webhooks.deliver(job));
+  worker.register<DeliverPayload>(DELIVER_JOB, (job) => webhooks.deliver(job), {
+    prepare: (jobs) => webhooks.prepareDeliveries(jobs),
+  });
+  // A delivery's result is buffered; its job is marked done only once the buffer is written.
+  worker.beforeMarkingDone(() => webhooks.flushDeliveries());
   worker.register<DigestPayload>(DIGEST_JOB, (job) => webhooks.closeDigest(job));
 }

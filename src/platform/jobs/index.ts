@@ -4,6 +4,7 @@ export {
   jobBackoffMs,
 } from './queue.ts';
 export {
+  DeferJobError,
   type JobContext,
   JobWorker,
   RetryLaterError,

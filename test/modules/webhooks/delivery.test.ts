@@ -318,7 +318,7 @@ describe('delivery', () => {
     await drainJobs(ctx);
     const sent = await executions(sub.id);
     assert.deepEqual(
-      sent.map((e) => JSON.parse(String(receiver.received[0]?.body)).trend_id),
+      sent.map(() => JSON.parse(String(receiver.received[0]?.body)).trend_id),
       [22],
       'only the crossing after re-enabling was ever queued',
     );
