@@ -224,7 +224,9 @@ describe('bluesky source', () => {
     onConnection = (socket) => {
       for (let i = 0; i < 450; i++) socket.send(JSON.stringify(createPost(`3lbxb${i}`, T0 + i)));
     };
-    const source = blueskySource({ url, flushMs: 100 });
+    // A tick long enough that all 450 posts are in before it fires, however busy the machine: only full
+    // batches can be handed over before it.
+    const source = blueskySource({ url, flushMs: 1000 });
     const { context, controller, batches } = streamContext(null);
     const running = source.run(context);
     await waitFor(() => batches.reduce((n, b) => n + b.signals.length, 0) === 450);
