@@ -62,12 +62,10 @@ interface LoopState {
   runs: number;
 }
 
-/** What /status says of one loop: who holds it (an opaque instance id) and whether that is this instance. */
+/** What /status says of one loop: who holds it now (an opaque instance id), if anyone. */
 interface LeaseHolding {
   name: string;
   holder: string | null;
-  mine: boolean;
-  expired: boolean;
 }
 
 /** A random id per process: shown on /status, so it names no host; /metrics maps it to the host name. */
@@ -167,8 +165,6 @@ export class Singletons {
     return (await this.store.all()).map((row) => ({
       name: row.name,
       holder: row.holder && row.expires_at >= now ? row.holder : null,
-      mine: row.holder === this.instanceId && this.holds(row.name),
-      expired: row.holder === null || row.expires_at < now,
     }));
   }
 
