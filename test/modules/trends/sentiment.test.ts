@@ -87,7 +87,7 @@ describe('complaint layer and mentionScore', () => {
     let forms = 0;
     for (const [pattern] of [...COMPLAINT_PHRASES, ...SELF_CONTAINED_PHRASES, ...REQUEST_PHRASES]) {
       for (const seq of expandPattern(pattern)) {
-        const phrase = seq.map((w) => (w === '#' ? '3' : w === '*' ? 'really' : w)).join(' ');
+        const phrase = seq.map((w) => (w === '#' || w === '$' ? '3' : w === '*' ? 'really' : w)).join(' ');
         const text = `Update from me: ${phrase}.`;
         assert.ok(complaintPhrases(text).length > 0, `${pattern}: no match in "${text}"`);
         negative(text);
@@ -358,7 +358,7 @@ describe('complaint layer on narratives', () => {
     let forms = 0;
     for (const pattern of NARRATIVE_PHRASES) {
       for (const seq of expandPattern(pattern)) {
-        const phrase = seq.map((w) => (w === '#' ? '3' : w === '*' ? 'really' : w)).join(' ');
+        const phrase = seq.map((w) => (w === '#' || w === '$' ? '3' : w === '*' ? 'really' : w)).join(' ');
         const alone = `Update from me: ${phrase}.`;
         assert.deepEqual(narrativeCues(alone), [], alone);
         const corroborated = `Update from me: ${phrase}. The order is still missing.`;

@@ -1,0 +1,121 @@
+// The complaint layer's rules for short social posts to a company (crestwatch-metrics/5): waiting and
+// durations, chasing and doubting questions, missing items, scare quotes, questions about a case, turns to
+// praise and praise idioms. Each test fails without its rule.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { complaintPhrases, expandPattern, PRAISE_PHRASES } from '../../../src/modules/trends/complaints.ts';
+import { compound, mentionScore } from '../../../src/modules/trends/sentiment.ts';
+
+const negative = (text: string) => assert.ok(mentionScore(text) <= -0.05, `${text}: ${mentionScore(text)}`);
+const positive = (text: string) => assert.ok(mentionScore(text) >= 0.05, `${text}: ${mentionScore(text)}`);
+const neutral = (text: string) =>
+  assert.ok(Math.abs(mentionScore(text)) < 0.05, `${text}: ${mentionScore(text)}`);
+
+describe('complaint layer: short posts', () => {
+  test('a waiting word with a duration anywhere in its clause is a complaint, unless negated or hypothetical', () => {
+    negative('@Air waiting for my bags for over an hour');
+    negative('sat at gate 4 with the kids for 2 hours');
+    negative('@Air we have been sitting here forever');
+    neutral("@Air we weren't waiting for more than 5 minutes");
+    neutral("@Air if you're stuck for 2 hours, who do I call?");
+  });
+
+  test('a duration at a place, before a waiting word or as the length of a wait is a complaint', () => {
+    negative('@Air 45 min waiting for a gate to open after landing');
+    negative('@Air an hour at baggage claim');
+    negative('@Air tarmac for 2 hours');
+    negative('@Air day 3 without my bag');
+    negative('@Air 4 days without internet');
+    // sarcasm: the thanks is read as negated before a wait named by its length
+    assert.ok(compound('@Air thank you for the 3 hour wait') > 0.05);
+    negative('@Air thank you for the 3 hour wait');
+    // a planned layover is no wait
+    neutral('@Air I have a 3 hour layover in Denver');
+  });
+
+  test('a fee quoted with its amount in digits is a complaint; asked about, or without an amount, it is not', () => {
+    negative('@Air a $40 fee for a carry-on? come on');
+    negative('@Air $200 change fee for moving my flight by one day');
+    neutral('@Air is there a $25 fee for a second bag?');
+    assert.equal(
+      complaintPhrases('I paid a fee for the seat').some((m) => m.text.includes('fee')),
+      false,
+    );
+  });
+
+  test('questions that doubt the company or chase an open case are complaints', () => {
+    negative('@Air do you guys even read your DMs');
+    negative('@Air any update on my bag?');
+    negative('@Bank why does a transfer between my own accounts take 3 days');
+    negative('@Air what am I supposed to do now?');
+    negative('@Air nobody is answering');
+    negative("@Air a $40 fee? you're joking");
+    neutral('@Air any update?');
+    neutral('@Air do you even fly to Lisbon in winter?');
+  });
+
+  test('missing items and machines that ate something are complaints', () => {
+    negative('@Air bag arrived but someone went through it and my headphones are gone');
+    negative('@Air my charger went missing from my checked bag');
+    negative('@Air the kiosk ate my boarding pass');
+    negative('@Air so now my connection is gone and the next flight is full');
+    negative("@Air my seat won't recline on a 9 hour flight");
+  });
+
+  test('telling the company what it got wrong is a complaint', () => {
+    negative('@Air fix your app');
+    negative('@Air do better');
+    negative('@Air get your act together');
+    negative("@Air I've been a loyal customer for 10 years and this is what I get");
+    negative('@Air gate agent just walked off');
+  });
+
+  test('a short quotation is a scare quote when something else corroborates it; alone it changes nothing', () => {
+    negative('@Parcel my parcel has been "out for delivery" since Friday');
+    negative('@Air thanks for the "upgrade" to a seat that doesn\'t recline next to the toilet');
+    // a quoted praise word in a complaint is the company's word
+    assert.ok(
+      mentionScore("Thanks for the 'lovely' update. Still no refund after six weeks.") <
+        mentionScore('Thanks for the lovely update. Still no refund after six weeks.'),
+    );
+    const praise = 'The crew sang "happy birthday" to my daughter';
+    assert.equal(mentionScore(praise), compound(praise));
+    neutral("@Air what does 'basic economy' include?");
+  });
+
+  test('a negative word in a question about a case, not one that happened, is not a complaint', () => {
+    assert.ok(compound('@Air what happens to my ticket if I miss my first leg?') < -0.05);
+    neutral('@Air what happens to my ticket if I miss my first leg?');
+    neutral('@Parcel what time do drivers stop delivering?');
+    neutral('@Air if the flight is cancelled do I get a refund or a credit?');
+    // strong words in a plain question, and questions that reproach, still count
+    negative('@Air does it have a bad ending?');
+    negative('@Parcel why did you stop delivering?');
+  });
+
+  test('praise after a turn that follows the last complaint is praise, not courtesy or sarcasm', () => {
+    positive('@Air delayed an hour but the captain kept us informed the whole time. appreciated');
+    negative('@Air love the crew but the delay was awful');
+  });
+
+  test('a disruption named as the setting of thanks is not the complaint', () => {
+    positive('@Air thanks for the free snacks during the delay 🙏');
+    negative('@Air no water during the delay');
+  });
+
+  test('taking care of a problem solves it', () => {
+    positive('@Air thank you for taking care of my lost bag so fast');
+    negative('@Air customer care lost my bag');
+  });
+
+  test('praise idioms the lexicons miss are praise, and never offset a complaint', () => {
+    positive('@Air shout out to Dev at the Seattle desk, absolute legend');
+    positive('@Music the new recommendations are spot on');
+    positive('Station staff went above and beyond when my mum fell on the platform.');
+    negative('Shout out to the crew for losing my bag. Thanks.');
+    for (const [pattern, weight] of PRAISE_PHRASES) {
+      assert.ok(weight > 0, pattern);
+      for (const seq of expandPattern(pattern)) positive(`Update from me: ${seq.join(' ')} the team.`);
+    }
+  });
+});
