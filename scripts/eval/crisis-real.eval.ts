@@ -12,8 +12,8 @@
 //   moved back so the last lands a minute before the first related post. Posts labelled "Not applicable" are left
 //   out: they were not judged (many are about the crisis in another language);
 // - then the related posts at their real times, from the first one to the end of the surge's first day.
-// Posts are ingested minute by minute in time order and the trend engine (and with it the crisis detector) is
-// ticked after each minute with posts. The data has no account column: each post is its own account (retweets
+// Posts are ingested in 10-second slots in time order and the trend engine (and with it the crisis detector) is
+// ticked after each slot with posts (until method 2.2.0: minute by minute). The data has no account column: each post is its own account (retweets
 // are near-duplicates and fold).
 //
 // Reported per event: the surge onset (the first related post followed by at least 5 more within 30 minutes —
@@ -39,6 +39,9 @@ import { insertEvalUser } from './eval-user.ts';
 const MIN = 60_000;
 const HOUR = 60 * MIN;
 const DAY = 24 * HOUR;
+// The service runs a detection pass every second and within 200 ms of new signals; the replay ticks at the end
+// of each 10-second slot that holds posts, so an event is reported at most 10 s later than the service would open it.
+const TICK_MS = 10_000;
 const ONSET_POSTS = 6;
 const ONSET_WITHIN_MS = 30 * MIN;
 const FIRST_DAY_MIN_POSTS = 50;
@@ -191,10 +194,10 @@ async function replay(event: EventData, line: Timeline, mode: Mode): Promise<Out
     let ticks = 0;
     let i = 0;
     while (i < posts.length) {
-      const minuteEnd = Math.floor(posts[i].at / MIN) * MIN + MIN;
+      const slotEnd = Math.floor(posts[i].at / TICK_MS) * TICK_MS + TICK_MS;
       const batch: Post[] = [];
-      while (i < posts.length && posts[i].at < minuteEnd) batch.push(posts[i++]);
-      clock.set(minuteEnd);
+      while (i < posts.length && posts[i].at < slotEnd) batch.push(posts[i++]);
+      clock.set(slotEnd);
       const result = await signals.ingest(
         batch.map((p) => {
           const platform = platformOf(p.id, mode);
@@ -211,7 +214,7 @@ async function replay(event: EventData, line: Timeline, mode: Mode): Promise<Out
       if (result.rejected.length > 0) throw new Error(`rejected: ${JSON.stringify(result.rejected[0])}`);
       await engine.tick();
       ticks++;
-      if (minuteEnd > line.first) {
+      if (slotEnd > line.first) {
         const opened = (await firstEvent()).filter((e) => Number(e.detected_at) >= line.first);
         if (opened.length > 0) break;
       }

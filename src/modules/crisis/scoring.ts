@@ -18,12 +18,15 @@
 // hashtag is cased ("Lac Mégantic" = "Lac Megantic", "#SGHaze" = "#sghaze", surges.ts), and the alarm skips an
 // interest's name typed as one hashtag in another case (alarm.ts). `severity_basis`, `summary` and
 // `corroboration.subject` name the pooled interests, their counted posts and the links.
+// 2.3.0 — the 30-minute window opens with 5 counted mentions (was 6) and a window needs a concern score ≥ 2 (was
+// 3): two alarming posts, or one and two merely negative ones, still never less than a third of the window. One
+// platform still needs 6 accounts (MIN_EVIDENCE); the earlier opening comes from posts several platforms carry.
 import { ALARMING_AT } from './alarm.ts';
 import { HAZARD_SOURCES, isOfficialDomain, isWebSource } from './origins.ts';
 import { hammingDistance, NEAR_DUPLICATE_BITS } from './simhash.ts';
 
 export const SOCIAL_METHOD = 'negative-surge-z';
-export const SOCIAL_METHOD_VERSION = '2.2.0';
+export const SOCIAL_METHOD_VERSION = '2.3.0';
 export const HAZARD_METHOD = 'official-hazard-feed';
 export const HAZARD_METHOD_VERSION = '1.0.0';
 export const SENTIMENT_MODEL = 'vader-sentiment 1.1.3 + crisis-lexicon 1.0';
@@ -43,7 +46,7 @@ const DAY_MS = 24 * HOUR_MS;
  */
 const WINDOWS: readonly { ms: number; minMentions: number }[] = [
   { ms: 10 * MINUTE_MS, minMentions: 4 },
-  { ms: 30 * MINUTE_MS, minMentions: 6 },
+  { ms: 30 * MINUTE_MS, minMentions: 5 },
   { ms: 60 * MINUTE_MS, minMentions: 8 },
 ];
 export const WINDOWS_MS: readonly number[] = WINDOWS.map((w) => w.ms);
@@ -68,7 +71,7 @@ export const CONCERN_WEIGHTS = { alarming: 1, negative: 0.5 } as const;
  * A window needs at least its `minMentions` counted mentions (WINDOWS) to open a surge, and a concern score
  * (Σ CONCERN_WEIGHTS over them) of at least this much, and at least this share of its counted mentions…
  */
-const MIN_CONCERN = 3;
+const MIN_CONCERN = 2;
 const CONCERN_SHARE = 1 / 3;
 /** …z at least this (the window's counted mentions against its baseline)… */
 const OPEN_Z = 3;

@@ -43,6 +43,8 @@ const mention = (
   observed_at: id,
 });
 
+const MIN_MS = 60_000;
+
 describe('crisis formulas', () => {
   it('content_hash is SHA-256 of the NFC, whitespace-collapsed, trimmed excerpt', () => {
     const decomposed = '  Cafe\u0301 \n\t closed  ';
@@ -104,6 +106,24 @@ describe('crisis formulas', () => {
     assert.equal(window(1, 4, 1), true);
     // A third of the window must be concern: 2 + 2 × ½ = 3 of 10 is not enough.
     assert.equal(window(2, 2, 6), false);
+    // A concern score of 2 is enough (2.3.0; it was 3): two alarming posts among six, not one and a grumble.
+    assert.equal(window(2, 0, 4), true);
+    assert.equal(window(1, 1, 4), false);
+  });
+
+  it('five posts in 30 minutes open when several platforms carry them, not on one platform (E ≥ 6)', () => {
+    const calm = windowBaseline([], 48 * 3600_000, 30 * MIN_MS);
+    const window = (platforms: readonly string[]) => {
+      const counted = Array.from({ length: 5 }, (_, i) => ({
+        ...mention(i, platforms[i % platforms.length], `report ${i}`),
+        alarm: i < 2 ? 1 : 0,
+        compound: i < 2 ? 0 : 0.2,
+      }));
+      const count = { counted, raw: counted.length, origins: [...new Set(platforms)] };
+      return isSurge(count, independentEvidence(counted), zScore(counted.length, calm), 30 * MIN_MS);
+    };
+    assert.equal(window(['x', 'bluesky', 'reddit']), true, 'E = 5 accounts + 2 × 2 platforms = 9');
+    assert.equal(window(['x']), false, 'E = 5 accounts');
   });
 
   it('one account counts at most twice', () => {
