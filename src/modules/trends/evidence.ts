@@ -17,6 +17,7 @@ const URL = /\b[a-z][a-z0-9+.-]*:\/\/\S*|\bwww\.\S+/g;
 const HANDLE = /(?<![\p{L}\p{N}_])@[\p{L}\p{N}_]+/gu;
 const RETWEET = /^\s*rt\b[\s:]*/;
 const NOT_LETTERS = /[^\p{L}\p{M}]+/gu;
+const ASCII = /^[\x00-\x7f]*$/;
 
 /**
  * A text as copy-paste sees it: lower case, without URLs, @handles, a leading "RT", digits and punctuation,
@@ -24,8 +25,8 @@ const NOT_LETTERS = /[^\p{L}\p{M}]+/gu;
  * mentions, counters or punctuation.
  */
 export function textFingerprint(text: string): string {
-  return text
-    .normalize('NFKC')
+  // NFKC leaves ASCII as it is; skipping it there saves a copy of most texts.
+  return (ASCII.test(text) ? text : text.normalize('NFKC'))
     .toLowerCase()
     .replace(URL, ' ')
     .replace(HANDLE, ' ')

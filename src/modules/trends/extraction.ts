@@ -326,6 +326,27 @@ const TITLE = /^[^\p{L}]*\p{Lu}[^\p{Lu}]*$/u;
 const ALL_UPPER = /^[^\p{Ll}]*\p{Lu}[^\p{Ll}]*\p{Lu}[^\p{Ll}]*$/u;
 
 function caseOf(value: string): 'lower' | 'title' | 'upper' | 'mixed' {
+  // ASCII (most tokens) without regular expressions; the same classes as the Unicode patterns below.
+  let upper = 0;
+  let lower = 0;
+  let firstUpper = false;
+  let ascii = true;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c > 0x7f) {
+      ascii = false;
+      break;
+    }
+    if (c >= 0x41 && c <= 0x5a) {
+      if (upper === 0 && lower === 0) firstUpper = true;
+      upper++;
+    } else if (c >= 0x61 && c <= 0x7a) lower++;
+  }
+  if (ascii) {
+    if (upper === 0) return 'lower';
+    if (upper === 1 && firstUpper) return 'title';
+    return lower === 0 && upper >= 2 ? 'upper' : 'mixed';
+  }
   if (NO_UPPER.test(value)) return 'lower';
   if (TITLE.test(value)) return 'title';
   return ALL_UPPER.test(value) ? 'upper' : 'mixed';
@@ -392,6 +413,29 @@ function isEnglish(lang: string | null | undefined): boolean {
   return /^en(?:$|[-_])/i.test(lang.trim());
 }
 
+/** Tokens `from`…`to` as written (a space where the text had spacing). */
+function joinTokens(values: readonly string[], spaces: readonly string[], from: number, to: number): string {
+  let out = values[from];
+  for (let i = from + 1; i <= to; i++) out += (spaces[i] === '' ? '' : ' ') + values[i];
+  return out;
+}
+
+/** A capitalised content word follows token `i` (`New York`: the opener joins the name). */
+function nameFollows(
+  i: number,
+  types: readonly string[],
+  cases: readonly string[],
+  lowers: readonly string[],
+): boolean {
+  return (
+    i + 1 < types.length &&
+    types[i + 1] === 'word' &&
+    cases[i + 1] !== 'lower' &&
+    !FUNCTION_WORDS.has(lowers[i + 1]) &&
+    !NON_PHRASE_WORDS.has(lowers[i + 1])
+  );
+}
+
 /**
  * Proper-noun sequences (entities) and adjective/noun chunks (key phrases) of one text. wink's tokenizer says
  * which tokens are words, numbers, punctuation, hashtags, mentions, URLs or emoji; only words (and small
@@ -425,15 +469,13 @@ function analyse(
     if (atStart) sentenceStart[i] = 1;
     atStart = false;
   }
-  const lowers = values.map((v) => v.toLowerCase());
-  const cases = values.map(caseOf);
+  const lowers = new Array<string>(n);
+  const cases = new Array<ReturnType<typeof caseOf>>(n);
+  for (let i = 0; i < n; i++) {
+    lowers[i] = values[i].toLowerCase();
+    cases[i] = caseOf(values[i]);
+  }
   const foreign = looksForeign(values, lowers);
-  const nextIsName = (i: number): boolean =>
-    i + 1 < n &&
-    types[i + 1] === 'word' &&
-    cases[i + 1] !== 'lower' &&
-    !FUNCTION_WORDS.has(lowers[i + 1]) &&
-    !NON_PHRASE_WORDS.has(lowers[i + 1]);
   for (let i = 0; i < n; i++) {
     const value = values[i];
     const lower = lowers[i];
@@ -485,15 +527,9 @@ function analyse(
     } else {
       const word = wordClass(lower);
       // `New York`, `Harbor City Hawks`: an opener that is no verb or adverb joins the name that follows.
-      cls[i] = word === NOUN || (word === ADJ && nextIsName(i)) ? PROPER : word;
+      cls[i] = word === NOUN || (word === ADJ && nameFollows(i, types, cases, lowers)) ? PROPER : word;
     }
   }
-
-  const join = (from: number, to: number): string => {
-    let out = values[from];
-    for (let i = from + 1; i <= to; i++) out += (spaces[i] === '' ? '' : ' ') + values[i];
-    return out;
-  };
 
   // Entities: NAME (connector NAME)* [small number], at most 4 names long (longer runs are Title Case
   // headlines, not names).
@@ -527,7 +563,7 @@ function analyse(
     // A function word of another language (`El`, `La`, `Es`) is no name alone either.
     const foreignWord = names === 1 && end === i && FOREIGN_FUNCTION_WORDS.has(lowers[i]);
     if (names <= 4 && !generic && !foreignWord && !(opener && foreign))
-      addScored(entities, join(i, end), opener ? weight * 0.25 : weight, offset + i);
+      addScored(entities, joinTokens(values, spaces, i, end), opener ? weight * 0.25 : weight, offset + i);
     for (let k = i; k <= end; k++) cls[k] = 0;
     if (opener && i + 1 < n && cls[i + 1] === NOUN) cls[i] = NOUN;
     i = end;
@@ -552,10 +588,10 @@ function analyse(
       if (end - start >= 3) start = end - 2;
       const length = end - start + 1;
       // Longer chunks are more specific; a single common word is no key.
-      if (length > 1) addScored(phrases, join(start, end), weight * (1 + 0.5 * (length - 1)), offset + start);
+      if (length > 1) addScored(phrases, joinTokens(values, spaces, start, end), weight * (1 + 0.5 * (length - 1)), offset + start);
       // The compound inside a three-word chunk: `machine learning community` → `machine learning`.
       if (length === 3 && cls[start + 1] === NOUN) {
-        addScored(phrases, join(start, start + 1), weight, offset + start);
+        addScored(phrases, joinTokens(values, spaces, start, start + 1), weight, offset + start);
       }
     }
     i = runEnd;
