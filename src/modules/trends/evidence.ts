@@ -17,7 +17,6 @@ const URL = /\b[a-z][a-z0-9+.-]*:\/\/\S*|\bwww\.\S+/g;
 const HANDLE = /(?<![\p{L}\p{N}_])@[\p{L}\p{N}_]+/gu;
 const RETWEET = /^\s*rt\b[\s:]*/;
 const NOT_LETTERS = /[^\p{L}\p{M}]+/gu;
-const ASCII = /^[\x00-\x7f]*$/;
 
 /**
  * A text as copy-paste sees it: lower case, without URLs, @handles, a leading "RT", digits and punctuation,
@@ -26,13 +25,18 @@ const ASCII = /^[\x00-\x7f]*$/;
  */
 export function textFingerprint(text: string): string {
   // NFKC leaves ASCII as it is; skipping it there saves a copy of most texts.
-  return (ASCII.test(text) ? text : text.normalize('NFKC'))
+  return (isAscii(text) ? text : text.normalize('NFKC'))
     .toLowerCase()
     .replace(URL, ' ')
     .replace(HANDLE, ' ')
     .replace(RETWEET, '')
     .replace(NOT_LETTERS, ' ')
     .trim();
+}
+
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
+  return true;
 }
 
 /** FNV-1a over UTF-16 code units, as an unsigned 32-bit integer (a small integer for V8's sets). */

@@ -588,7 +588,13 @@ function analyse(
       if (end - start >= 3) start = end - 2;
       const length = end - start + 1;
       // Longer chunks are more specific; a single common word is no key.
-      if (length > 1) addScored(phrases, joinTokens(values, spaces, start, end), weight * (1 + 0.5 * (length - 1)), offset + start);
+      if (length > 1)
+        addScored(
+          phrases,
+          joinTokens(values, spaces, start, end),
+          weight * (1 + 0.5 * (length - 1)),
+          offset + start,
+        );
       // The compound inside a three-word chunk: `machine learning community` → `machine learning`.
       if (length === 3 && cls[start + 1] === NOUN) {
         addScored(phrases, joinTokens(values, spaces, start, start + 1), weight, offset + start);
