@@ -2,18 +2,7 @@
 // (never left `running`), and the run leaves one file at its destination, not one per attempt.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import {
-  api,
-  cleanUp,
-  eventually,
-  Instance,
-  newApiKey,
-  ObjectStore,
-  PostgresCluster,
-  postgresInstalled,
-  RedisServer,
-  redisInstalled,
-} from './harness.ts';
+import { api, backends, backendsMissing, cleanUp, eventually, Instance, ObjectStore } from './harness.ts';
 
 after(cleanUp);
 
@@ -33,14 +22,12 @@ function nextMinute(): string {
 }
 
 test('kill -9 during a scheduled export: the run is retried to completion and leaves exactly one file', {
-  skip: (!postgresInstalled || !redisInstalled) && 'PostgreSQL 15 and redis-server are needed',
+  skip: backendsMissing,
   // Up to two minutes until the schedule's minute comes round, one job lease (60 s) until the retry.
   timeout: 480_000,
 }, async (t) => {
-  const cluster = await PostgresCluster.start();
-  const redis = await RedisServer.start();
+  const { cluster, redis, operatorKey } = await backends();
   const store = await ObjectStore.start();
-  const operatorKey = newApiKey();
   const first = await Instance.start({ databaseUrl: cluster.url, redisUrl: redis.url, operatorKey });
 
   const saved = await api(first.url, 'POST', '/api/user/export/settings', {

@@ -78,7 +78,7 @@ export function freePort(): Promise<number> {
 }
 
 /** A fresh API key in the service's format (`cw_` + 40 base62 characters). */
-export function newApiKey(): string {
+function newApiKey(): string {
   const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
   let key = 'cw_';
   for (const byte of randomBytes(40)) key += alphabet[byte % 62];
@@ -129,7 +129,7 @@ function pgCommand(binary: string, args: string[]): Promise<{ status: number | n
   });
 }
 
-export const postgresInstalled = fs.existsSync(path.join(PG_BIN, 'initdb'));
+const postgresInstalled = fs.existsSync(path.join(PG_BIN, 'initdb'));
 
 /** A PostgreSQL cluster of the test's own in a temporary folder, on a free port; database `postgres`. */
 export class PostgresCluster {
@@ -220,7 +220,7 @@ export class PostgresCluster {
 
 // ---------------------------------------------------------------- Redis
 
-export const redisInstalled = !spawnSync('redis-server', ['--version']).error;
+const redisInstalled = !spawnSync('redis-server', ['--version']).error;
 
 /** A Redis of the test's own without persistence: stopping it loses everything, as a crashed cache does. */
 export class RedisServer {
@@ -289,6 +289,21 @@ export class RedisServer {
 }
 
 // ---------------------------------------------------------------- the service
+
+/** Why a chaos test is skipped on a machine without PostgreSQL 15 or redis-server (false when both are here). */
+export const backendsMissing =
+  (!postgresInstalled || !redisInstalled) && 'PostgreSQL 15 and redis-server are needed';
+
+/** A PostgreSQL cluster and a Redis of the test's own, and an operator key for the instances to bootstrap. */
+export async function backends(): Promise<{
+  cluster: PostgresCluster;
+  redis: RedisServer;
+  operatorKey: string;
+}> {
+  const cluster = await PostgresCluster.start();
+  const redis = await RedisServer.start();
+  return { cluster, redis, operatorKey: newApiKey() };
+}
 
 export interface InstanceOptions {
   databaseUrl: string;

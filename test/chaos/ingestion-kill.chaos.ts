@@ -2,17 +2,7 @@
 // batch whose 202 reached its client is stored whole.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import {
-  api,
-  cleanUp,
-  Instance,
-  newApiKey,
-  PostgresCluster,
-  postgresInstalled,
-  RedisServer,
-  redisInstalled,
-  sleep,
-} from './harness.ts';
+import { api, backends, backendsMissing, cleanUp, Instance, sleep } from './harness.ts';
 
 after(cleanUp);
 
@@ -56,11 +46,9 @@ async function client(base: string, key: string, name: string, batches: Batch[],
 }
 
 test('kill -9 during ingestion: every batch is stored whole or not at all, and every acknowledged batch whole', {
-  skip: (!postgresInstalled || !redisInstalled) && 'PostgreSQL 15 and redis-server are needed',
+  skip: backendsMissing,
 }, async (t) => {
-  const cluster = await PostgresCluster.start();
-  const redis = await RedisServer.start();
-  const operatorKey = newApiKey();
+  const { cluster, redis, operatorKey } = await backends();
   let instance = await Instance.start({ databaseUrl: cluster.url, redisUrl: redis.url, operatorKey });
   const batches: Batch[] = [];
   for (let round = 0; round < ROUNDS; round++) {

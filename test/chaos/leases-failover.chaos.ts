@@ -3,17 +3,7 @@
 // holds every loop within 30 s.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import {
-  cleanUp,
-  eventually,
-  Instance,
-  leasesHeld,
-  newApiKey,
-  PostgresCluster,
-  postgresInstalled,
-  RedisServer,
-  redisInstalled,
-} from './harness.ts';
+import { backends, backendsMissing, cleanUp, eventually, Instance, leasesHeld } from './harness.ts';
 
 after(cleanUp);
 
@@ -41,11 +31,9 @@ const everyLoopOnce = (sums: Map<string, number>) =>
   LOOPS.every((loop) => sums.has(loop)) && [...sums.values()].every((n) => n === 1);
 
 test('two instances: every singleton loop runs on exactly one, and on the survivor within 30 s of a kill -9', {
-  skip: (!postgresInstalled || !redisInstalled) && 'PostgreSQL 15 and redis-server are needed',
+  skip: backendsMissing,
 }, async (t) => {
-  const cluster = await PostgresCluster.start();
-  const redis = await RedisServer.start();
-  const operatorKey = newApiKey();
+  const { cluster, redis, operatorKey } = await backends();
   const options = {
     databaseUrl: cluster.url,
     redisUrl: redis.url,

@@ -2,18 +2,7 @@
 // Retry-After at once (no other 5xx, no hang), and when it is back everything answers 200 again by itself.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import {
-  api,
-  cleanUp,
-  createUser,
-  Instance,
-  newApiKey,
-  PostgresCluster,
-  postgresInstalled,
-  RedisServer,
-  redisInstalled,
-  sleep,
-} from './harness.ts';
+import { api, backends, backendsMissing, cleanUp, createUser, Instance, sleep } from './harness.ts';
 
 after(cleanUp);
 
@@ -33,11 +22,9 @@ const ROUTES = [
 ];
 
 test('PostgreSQL restarted under load: 503 with Retry-After while it is down, 200 again by itself once it is back', {
-  skip: (!postgresInstalled || !redisInstalled) && 'PostgreSQL 15 and redis-server are needed',
+  skip: backendsMissing,
 }, async (t) => {
-  const cluster = await PostgresCluster.start();
-  const redis = await RedisServer.start();
-  const operatorKey = newApiKey();
+  const { cluster, redis, operatorKey } = await backends();
   const instance = await Instance.start({ databaseUrl: cluster.url, redisUrl: redis.url, operatorKey });
   const users = await Promise.all(
     [0, 1, 2, 3].map(() => createUser(instance.url, operatorKey, 'enterprise')),

@@ -5,15 +5,12 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import {
   api,
+  backends,
+  backendsMissing,
   cleanUp,
   createUser,
   eventually,
   Instance,
-  newApiKey,
-  PostgresCluster,
-  postgresInstalled,
-  RedisServer,
-  redisInstalled,
   sleep,
 } from './harness.ts';
 
@@ -22,11 +19,9 @@ after(cleanUp);
 const DEVELOPER_QUOTA = 100;
 
 test('Redis restarted empty: the daily quota is not reset and a revoked key stays refused', {
-  skip: (!postgresInstalled || !redisInstalled) && 'PostgreSQL 15 and redis-server are needed',
+  skip: backendsMissing,
 }, async (t) => {
-  const cluster = await PostgresCluster.start();
-  const redis = await RedisServer.start();
-  const operatorKey = newApiKey();
+  const { cluster, redis, operatorKey } = await backends();
   // Usage reaches the database only when asked: the counts of each instance live in its memory and in Redis.
   const options = {
     databaseUrl: cluster.url,

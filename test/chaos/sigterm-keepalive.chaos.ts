@@ -4,18 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { cleanUp as closeSockets, KeepAliveClient } from '../platform/process.ts';
-import {
-  api,
-  cleanUp,
-  createUser,
-  Instance,
-  newApiKey,
-  PostgresCluster,
-  postgresInstalled,
-  RedisServer,
-  redisInstalled,
-  sleep,
-} from './harness.ts';
+import { api, backends, backendsMissing, cleanUp, createUser, Instance, sleep } from './harness.ts';
 
 after(() => {
   closeSockets();
@@ -23,11 +12,9 @@ after(() => {
 });
 
 test('SIGTERM with keep-alive clients mid-request: exit 0 within 10 s and every counted request in the usage', {
-  skip: (!postgresInstalled || !redisInstalled) && 'PostgreSQL 15 and redis-server are needed',
+  skip: backendsMissing,
 }, async (t) => {
-  const cluster = await PostgresCluster.start();
-  const redis = await RedisServer.start();
-  const operatorKey = newApiKey();
+  const { cluster, redis, operatorKey } = await backends();
   // Nothing is flushed on a timer: what the usage shows after the restart was saved by the shutdown.
   const first = await Instance.start({
     databaseUrl: cluster.url,

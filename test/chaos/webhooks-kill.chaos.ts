@@ -2,18 +2,7 @@
 // once, and an event that arrives again carries the same `webhook-id` (receivers dedupe on it).
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import {
-  api,
-  cleanUp,
-  eventually,
-  Instance,
-  newApiKey,
-  PostgresCluster,
-  postgresInstalled,
-  RedisServer,
-  redisInstalled,
-  WebhookReceiver,
-} from './harness.ts';
+import { api, backends, backendsMissing, cleanUp, eventually, Instance, WebhookReceiver } from './harness.ts';
 
 after(cleanUp);
 
@@ -35,12 +24,10 @@ interface Body {
 }
 
 test('kill -9 during webhook deliveries: every event is delivered after the restart, never under two webhook-ids', {
-  skip: (!postgresInstalled || !redisInstalled) && 'PostgreSQL 15 and redis-server are needed',
+  skip: backendsMissing,
 }, async (t) => {
-  const cluster = await PostgresCluster.start();
-  const redis = await RedisServer.start();
+  const { cluster, redis, operatorKey } = await backends();
   const receiver = await WebhookReceiver.start();
-  const operatorKey = newApiKey();
   const first = await Instance.start({ databaseUrl: cluster.url, redisUrl: redis.url, operatorKey });
 
   const sub = await api(first.url, 'POST', '/api/integrations/webhooks', {
