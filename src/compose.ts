@@ -159,7 +159,7 @@ export async function composeServices(input: CompositionInput): Promise<Composit
   const nlp = createNlpPool(config.nlpWorkerThreads);
   const trendProcessor = new TrendProcessor(trendsStore, clock, nlp);
   const trends = new TrendsService(trendsStore, clock);
-  const signals = new SignalsService(signalsStore, clock, () => engine.wake());
+  const signals = new SignalsService(signalsStore, clock, () => engine.wake(), config.ingestMaxPending);
 
   // Insights: read by webhooks (next steps) and the ad integrations (previews).
   const insights = new InsightsService({

@@ -57,6 +57,8 @@ export interface Config {
   statusCheckIntervalSeconds: number;
   /** Event-loop delay (ms) past which requests get 503 `overloaded`; 0 turns the check off. */
   overloadEventLoopDelayMs: number;
+  /** Signals stored but not yet processed past which POST /api/signals answers 503 (0: no limit). */
+  ingestMaxPending: number;
   forumAds: ProviderConfig;
   socialAds: ProviderConfig;
   chat: ProviderConfig;
@@ -467,6 +469,7 @@ export function loadConfig(env: Env = process.env): Config {
     usageFlushIntervalMs: integer(env, 'USAGE_FLUSH_INTERVAL_MS', 5000, 100, 600_000),
     statusCheckIntervalSeconds: integer(env, 'STATUS_CHECK_INTERVAL_SECONDS', 60, 1, 86_400),
     overloadEventLoopDelayMs: integer(env, 'OVERLOAD_EVENT_LOOP_DELAY_MS', 1000, 0, 60_000),
+    ingestMaxPending: integer(env, 'INGEST_MAX_PENDING', 200_000, 0, 100_000_000),
     forumAds: provider(
       env,
       'FORUM_ADS',

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.ts';
 import { PLAN_NAMES } from '../platform/plans.ts';
 import { type CommandInput, UsageError, unknownCommand } from './command.ts';
+import * as backup from './commands/backup.ts';
 import * as blog from './commands/blog.ts';
 import * as ingest from './commands/ingest.ts';
 import * as keys from './commands/keys.ts';
@@ -25,6 +26,7 @@ const COMMANDS: Record<string, Command> = {
   ingest,
   seed,
   blog,
+  backup,
   'secret-key': secretKey,
 };
 

@@ -2426,7 +2426,7 @@ export interface paths {
         put?: never;
         /**
          * Ingest signals
-         * @description Up to 1000 signals per call (body up to 10 MiB), permission `ingest`. Each item is validated on its own: invalid items are listed in `rejected` with their index and reason, the others are stored. The same (source, external_id) is stored once; repeats count as `duplicates`.
+         * @description Up to 1000 signals per call (body up to 10 MiB), permission `ingest`. Each item is validated on its own: invalid items are listed in `rejected` with their index and reason, the others are stored. The same (source, external_id) is stored once; repeats count as `duplicates`. While `INGEST_MAX_PENDING` or more stored signals wait to be processed, a batch answers 503 `ingest_backlog` with `Retry-After` and nothing of it is stored.
          */
         post: {
             parameters: {
@@ -15051,7 +15051,7 @@ export interface paths {
         put?: never;
         /**
          * Invite someone to your organisation
-         * @description Owners and admins only (a member → 403); only an owner may invite an `owner`. Returns the invite with its one-time `token` and `accept_url`, shown only in this response (Crestwatch keeps a SHA-256 of the token and sends no email: pass the link on). The invite expires after 7 days. 409 when the email already has a pending invite (`invite_pending`), is already a member (`already_member`) or already has a Crestwatch account elsewhere (`email_taken`: an account belongs to one organisation), or the organisation holds 100 pending invites. Audited.
+         * @description Owners and admins only (a member → 403); only an owner may invite an `owner`. Returns the invite with its one-time `token` and `accept_url`, shown only in this response (Crestwatch keeps a SHA-256 of the token and sends no email: pass the link on). The invite expires after 7 days. 409 when the email already has a pending invite (`invite_pending`), is already a member (`already_member`) or already has a Crestwatch account elsewhere (`email_taken`: an account belongs to one organisation), or the organisation holds 100 pending invites. The one exception to `email_taken`: an account removed from (or that left) this organisation may be invited back while it is disabled and still stands alone in the organisation of its own it was moved to (not once an operator re-enabled it). Audited.
          */
         post: {
             parameters: {
@@ -15514,7 +15514,7 @@ export interface paths {
         put?: never;
         /**
          * Accept an invite
-         * @description Public (no key; limited per client IP). Uses up the one-time token and creates the invited account in the inviter’s organisation with the invited role, on the inviter’s plan (as it is now; later plan changes are per user), with a first API key (`read`, `write`) returned only here. A wrong, used, revoked or expired token → 400 (`invite_invalid`, `invite_used`, `invite_revoked`, `invite_expired`) and nothing stored; an email that meanwhile got an account → 409. JSON answers JSON; the accept page’s form (`application/x-www-form-urlencoded`) gets an HTML page showing the key once (and, from a browser, failures as pages too).
+         * @description Public (no key; limited per client IP). Uses up the one-time token and creates the invited account in the inviter’s organisation with the invited role, on the inviter’s plan (as it is now; later plan changes are per user), with a first API key (`read`, `write`) returned only here. An account removed from (or that left) that organisation, still disabled and standing alone, is brought back instead: moved in with the invited role and plan, enabled again, with a new first key (its old keys stay revoked, its resources stay its own). A wrong, used, revoked or expired token → 400 (`invite_invalid`, `invite_used`, `invite_revoked`, `invite_expired`) and nothing stored; an email that meanwhile got an account, or whose account no longer meets those conditions, → 409 `email_taken` (the invite stays pending). JSON answers JSON; the accept page’s form (`application/x-www-form-urlencoded`) gets an HTML page showing the key once (and, from a browser, failures as pages too).
          */
         post: {
             parameters: {

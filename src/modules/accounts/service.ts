@@ -159,10 +159,7 @@ export class AccountsService {
             full_name: input.full_name ?? null,
             is_active: 1,
             organization_role: role,
-            plan: input.plan,
-            subscription_status: 'active',
-            current_period_end: nextUtcMidnight(now) + 29 * DAY_MS,
-            cancel_at_period_end: 0,
+            ...newSubscription(input.plan, now),
             created_at: now,
             updated_at: now,
           },
@@ -218,14 +215,49 @@ export class AccountsService {
   }
 
   /**
-   * Revokes every key of the user and disables the account, in the caller's transaction. The caller
-   * invalidates the key cache (`{ userId }`) once that transaction has committed. Returns the keys revoked.
+   * Revokes every key of the user and disables the account, in the caller's transaction, remembering the
+   * organisation it was removed from (which may invite it back). The caller invalidates the key cache
+   * (`{ userId }`) once that transaction has committed. Returns the keys revoked.
    */
-  async disableUser(userId: number, executor: Executor): Promise<number> {
+  async disableUser(userId: number, leftOrganisationId: number, executor: Executor): Promise<number> {
     const now = this.deps.clock.now();
     const revoked = await this.store.revokeAllKeys(userId, now, executor);
-    await this.store.updateUser(userId, { is_active: 0, updated_at: now }, executor);
+    await this.store.updateUser(
+      userId,
+      { is_active: 0, left_organisation_id: leftOrganisationId, updated_at: now },
+      executor,
+    );
     return revoked;
+  }
+
+  /**
+   * Brings back an account disabled by its removal from an organisation, as that organisation's new member
+   * with `role`, in the caller's transaction (whose membership it moves): enabled again, on `plan` as a new
+   * member would be, no longer marked as having left; `full_name` replaces its name when given. Any key it
+   * still holds is revoked, so the first key the caller issues is the only one that works. The caller
+   * invalidates the key cache (`{ userId }`) once that transaction has committed.
+   */
+  async reenableUser(
+    userId: number,
+    input: { full_name?: string | null; plan: PlanName; role: OrganisationRole },
+    executor: Executor,
+  ): Promise<UserRow> {
+    const now = this.deps.clock.now();
+    await this.store.revokeAllKeys(userId, now, executor);
+    const user = await this.store.updateUser(
+      userId,
+      {
+        ...(input.full_name != null ? { full_name: input.full_name } : {}),
+        is_active: 1,
+        organization_role: input.role,
+        ...newSubscription(input.plan, now),
+        left_organisation_id: null,
+        updated_at: now,
+      },
+      executor,
+    );
+    if (!user) throw notFound('No such user.');
+    return user;
   }
 
   async listUsers(limit: number, offset: number) {
@@ -241,6 +273,9 @@ export class AccountsService {
     const update: Record<string, unknown> = { updated_at: this.deps.clock.now() };
     if (changes.plan !== undefined) update.plan = changes.plan;
     if (changes.is_active !== undefined) update.is_active = changes.is_active ? 1 : 0;
+    // An account the operator enables stands alone from then on: the organisation it left can no longer invite
+    // it back, even once it is disabled again.
+    if (changes.is_active === true) update.left_organisation_id = null;
     const user = await this.store.updateUser(id, update);
     if (!user) throw notFound(`No user has id ${id}.`);
     await this.deps.cache.invalidate({ userId: id });
@@ -552,6 +587,16 @@ export class AccountsService {
 export function cappedExpiry(requested: number | null, creatorExpiresAt: number | null): number | null {
   if (creatorExpiresAt === null) return requested;
   return requested === null ? creatorExpiresAt : Math.min(requested, creatorExpiresAt);
+}
+
+/** A new member's subscription: the plan, active, its first period ending in 30 days. */
+function newSubscription(plan: PlanName, now: number) {
+  return {
+    plan,
+    subscription_status: 'active',
+    current_period_end: nextUtcMidnight(now) + 29 * DAY_MS,
+    cancel_at_period_end: 0,
+  };
 }
 
 /** Unique permissions in canonical order. */

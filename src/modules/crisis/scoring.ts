@@ -21,12 +21,14 @@
 // 2.3.0 — the 30-minute window opens with 5 counted mentions (was 6) and a window needs a concern score ≥ 2 (was
 // 3): two alarming posts, or one and two merely negative ones, still never less than a third of the window. One
 // platform still needs 6 accounts (MIN_EVIDENCE); the earlier opening comes from posts several platforms carry.
+// 2.4.0 — in a post (≤ 80 word tokens) an interest's words match anywhere, as keyword tracking on social
+// platforms matches them; the span of the key's words + 4 tokens applies to longer texts only (surges.ts).
 import { ALARMING_AT } from './alarm.ts';
 import { HAZARD_SOURCES, isOfficialDomain, isWebSource } from './origins.ts';
 import { hammingDistance, NEAR_DUPLICATE_BITS } from './simhash.ts';
 
 export const SOCIAL_METHOD = 'negative-surge-z';
-export const SOCIAL_METHOD_VERSION = '2.3.0';
+export const SOCIAL_METHOD_VERSION = '2.4.0';
 export const HAZARD_METHOD = 'official-hazard-feed';
 export const HAZARD_METHOD_VERSION = '1.0.0';
 export const SENTIMENT_MODEL = 'vader-sentiment 1.1.3 + crisis-lexicon 1.0';

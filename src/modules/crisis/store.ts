@@ -247,6 +247,7 @@ export class CrisisStore {
       .selectFrom('crisis_hazards')
       .selectAll()
       .where('observed_at', '>=', since)
+      .orderBy('observed_at')
       .orderBy('id')
       .limit(limit)
       .execute();

@@ -56,13 +56,17 @@ const EXCERPT_MAX = 500;
 const MENTION_RETENTION_MS = HISTORY_MS + LONGEST_WINDOW_MS + 3600_000;
 const IDLE_EVALUATION_MS = 60_000;
 /**
- * An interest matches a text when all its words occur within a span of (its words + NEAR_SLACK) tokens, in any
- * order: "Spain train" matches "train crash in Spain", "metro north derailment" matches "Metro-North train
- * derailment". A one-word interest is a whole-word match. Words are compared without accents ("Lac Mégantic" =
+ * An interest matches a text when all its words occur in it, in any order. In a post (at most POST_TOKENS word
+ * tokens: X, Bluesky and Mastodon posts are 280–500 characters) the words may stand anywhere, as keyword tracking
+ * on social platforms matches them ("manila flood" matches "If floods end up hitting my Manila"); in a longer
+ * text (a news article, a long forum post) they must occur within a span of (its words + NEAR_SLACK) tokens:
+ * "Spain train" matches "train crash in Spain", "metro north derailment" matches "Metro-North train derailment".
+ * A one-word interest is a whole-word match. Words are compared without accents ("Lac Mégantic" =
  * "Lac Megantic"), and a hashtag matches however it is cased: the interest "#SGHaze" (words "sg haze") matches
  * "#sghaze", and "#rescueph" matches "#RescuePH" (split into "rescue ph") — an interest's words glued together
  * equal one token, or consecutive tokens (at most MAX_GLUED) glued together equal its one word.
  */
+const POST_TOKENS = 80;
 const NEAR_SLACK = 4;
 const MAX_GLUED = 4;
 /** A hazard feed's record is an official alarm by nature. */
@@ -80,6 +84,8 @@ const SOCIAL_LIMITATIONS = [
   'Mentions without an http(s) link count towards detection but cannot be evidence items.',
   "A user's interests count together only when posts from two accounts mention both within the hour; keys of " +
     'one crisis that never meet in a post are counted apart.',
+  `A post (up to ${POST_TOKENS} words) mentions an interest when all the interest's words occur in it, anywhere, as keyword ` +
+    'tracking on social platforms matches them: a post that uses the words about something else counts too.',
 ];
 
 interface Watcher {
@@ -125,13 +131,18 @@ function spelled(tokens: readonly string[], word: string): boolean {
 }
 
 /**
- * Whether every word of `key` occurs in `tokens` within a span of key.length + NEAR_SLACK tokens, or the key is
- * the same hashtag cased another way (NEAR_SLACK). Both sides accent-folded (foldAccents).
+ * Whether every word of `key` occurs in `tokens` — anywhere in a post of at most POST_TOKENS tokens, within a span
+ * of key.length + NEAR_SLACK tokens in a longer text — or the key is the same hashtag cased another way
+ * (MAX_GLUED). Both sides accent-folded (foldAccents).
  */
 export function matchesNear(tokens: readonly string[], key: readonly string[]): boolean {
   if (key.length === 1) return tokens.includes(key[0]) || spelled(tokens, key[0]);
   if (tokens.includes(key.join(''))) return true;
   const words = new Set(key);
+  if (tokens.length <= POST_TOKENS) {
+    for (const word of words) if (!tokens.includes(word)) return false;
+    return true;
+  }
   const span = key.length + NEAR_SLACK;
   for (let i = 0; i < tokens.length; i++) {
     if (!words.has(tokens[i])) continue;

@@ -24,21 +24,35 @@ export function acceptPage(token: string, invite: InviteSummary): string {
     `<h1>Join the organisation on Crestwatch</h1>` +
       `<p>${escapeHtml(invite.invited_by_email ?? 'A member')} invited <strong>${escapeHtml(invite.email)}</strong> ` +
       `to their organisation as <strong>${escapeHtml(invite.role)}</strong>.</p>` +
-      `<p class="muted">Accepting creates the Crestwatch account ${escapeHtml(invite.email)} and shows its first ` +
-      `API key once. The invite works once and expires at ${escapeHtml(invite.expires_at)}.</p>` +
+      (invite.rejoining
+        ? `<p class="muted">Accepting brings the Crestwatch account ${escapeHtml(invite.email)}, which left ` +
+          `the organisation, back into it, enabled again, and shows a new API key once (its old keys stay ` +
+          `revoked).`
+        : `<p class="muted">Accepting creates the Crestwatch account ${escapeHtml(invite.email)} and shows ` +
+          `its first API key once.`) +
+      ` The invite works once and expires at ${escapeHtml(invite.expires_at)}.</p>` +
       // Relative to /api/org/invites/accept: posts back to the same path, without the token in the URL.
       `<form method="post" action="accept"><input type="hidden" name="token" value="${escapeHtml(token)}">` +
       `<label>Your name (optional)<br><input name="full_name" maxlength="200" autocomplete="name"></label><br>` +
-      `<button type="submit">Accept and create the account</button></form>`,
+      `<button type="submit">${invite.rejoining ? 'Accept and rejoin' : 'Accept and create the account'}</button></form>`,
   );
 }
 
-export function acceptedPage(input: { email: string; role: string; apiKey: string }): string {
+export function acceptedPage(input: {
+  email: string;
+  role: string;
+  apiKey: string;
+  rejoined: boolean;
+}): string {
+  const title = input.rejoined ? 'Welcome back to Crestwatch' : 'Welcome to Crestwatch';
+  const role = `<strong>${escapeHtml(input.role)}</strong>`;
   return page(
-    'Welcome to Crestwatch',
-    `<h1>Welcome to Crestwatch</h1>` +
-      `<p>The account <strong>${escapeHtml(input.email)}</strong> was created as ` +
-      `<strong>${escapeHtml(input.role)}</strong> of the organisation. Its API key (read and write) is shown ` +
+    title,
+    `<h1>${title}</h1>` +
+      `<p>The account <strong>${escapeHtml(input.email)}</strong> ` +
+      (input.rejoined
+        ? `is enabled again and back in the organisation as ${role}. Its new API key (read and write) is shown `
+        : `was created as ${role} of the organisation. Its API key (read and write) is shown `) +
       `only now: copy it somewhere safe.</p><code>${escapeHtml(input.apiKey)}</code>` +
       `<p class="muted">Send it as <em>Authorization: Bearer &lt;key&gt;</em> or <em>X-API-Key</em>.</p>`,
   );

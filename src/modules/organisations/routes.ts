@@ -180,7 +180,9 @@ export async function organisationRoutes(
           `${INVITE_TTL_DAYS} days. 409 when the email already has a pending invite (\`invite_pending\`), ` +
           'is already a member (`already_member`) or already has a Crestwatch account elsewhere ' +
           '(`email_taken`: an account belongs to one organisation), or the organisation holds 100 pending ' +
-          'invites. Audited.',
+          'invites. The one exception to `email_taken`: an account removed from (or that left) this ' +
+          'organisation may be invited back while it is disabled and still stands alone in the ' +
+          'organisation of its own it was moved to (not once an operator re-enabled it). Audited.',
         body: CreateInviteBody,
         response: { 201: OrgInviteCreatedSchema },
       },
@@ -269,9 +271,13 @@ export async function organisationRoutes(
             'Public (no key; limited per client IP). Uses up the one-time token and creates the invited ' +
             'account in the inviter’s organisation with the invited role, on the inviter’s plan (as it is ' +
             'now; later plan changes are per user), with a first API key (`read`, `write`) returned only ' +
-            'here. A wrong, used, revoked or expired token → 400 (`invite_invalid`, `invite_used`, ' +
-            '`invite_revoked`, `invite_expired`) and nothing stored; an email that meanwhile got an ' +
-            'account → 409. JSON answers JSON; the accept page’s form ' +
+            'here. An account removed from (or that left) that organisation, still disabled and standing ' +
+            'alone, is brought back instead: moved in with the invited role and plan, enabled again, with a ' +
+            'new first key (its old keys stay revoked, its resources stay its own). A wrong, used, revoked ' +
+            'or expired token → 400 (`invite_invalid`, `invite_used`, `invite_revoked`, `invite_expired`) ' +
+            'and nothing stored; an email that meanwhile got an account, or whose account no longer meets ' +
+            'those conditions, → 409 `email_taken` (the invite stays pending). JSON answers JSON; the accept ' +
+            'page’s form ' +
             '(`application/x-www-form-urlencoded`) gets an HTML page showing the key once (and, from a ' +
             'browser, failures as pages too).',
           consumes: ['application/json', 'application/x-www-form-urlencoded'],
@@ -282,7 +288,7 @@ export async function organisationRoutes(
       async (request, reply) => {
         const form = isForm(request);
         try {
-          const accepted = await organisations.accept(request.body, request.id);
+          const { rejoined, ...accepted } = await organisations.accept(request.body, request.id);
           if (!form) return reply.code(201).send(accepted);
           return sendPage(
             reply,
@@ -291,6 +297,7 @@ export async function organisationRoutes(
               email: accepted.user.email,
               role: accepted.user.organization_role,
               apiKey: accepted.api_key.api_key,
+              rejoined,
             }),
           );
         } catch (error) {

@@ -10,6 +10,7 @@ import type { KeyCache } from '../../platform/auth.ts';
 import { type Clock, DAY_MS, isoString } from '../../platform/clock.ts';
 import { randomBase62, sha256Hex } from '../../platform/crypto.ts';
 import type { Dialect } from '../../platform/db/index.ts';
+import type { UserRow } from '../../platform/db/schema.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.ts';
 import type { PlanName } from '../../platform/plans.ts';
 import type { AccountsService, OrganisationRole } from '../accounts/index.ts';
@@ -61,6 +62,8 @@ export interface InviteSummary {
   role: string;
   invited_by_email: string | null;
   expires_at: string;
+  /** Accepting brings back the account that was removed from (or left) the organisation. */
+  rejoining: boolean;
 }
 
 const isManager = (role: string) => role === 'owner' || role === 'admin';
@@ -124,6 +127,27 @@ export class OrganisationsService {
     return me;
   }
 
+  /**
+   * The membership of the account `userId` in the organisation of its own it was moved to, when that account
+   * may come back into `organisationId`: it is disabled, it was removed from (or left) that organisation, and
+   * it still stands alone where it was moved. Undefined otherwise (the email is then taken). With `lock`, the
+   * account and its organisation are locked first (PostgreSQL), so what is checked holds until the commit.
+   */
+  private async returningMembership(
+    userId: number,
+    organisationId: number,
+    executor: Executor,
+    lock?: Transaction<Database>,
+  ): Promise<MemberRow | undefined> {
+    const account = await this.store.accountStanding(userId, executor, lock !== undefined);
+    if (account?.is_active !== 0 || account.left_organisation_id !== organisationId) return;
+    const membership = await this.store.membershipOf(userId, executor);
+    if (!membership || membership.organisation_id === organisationId) return;
+    if (lock) await this.store.lockOrganisation(membership.organisation_id, lock);
+    if ((await this.store.countMembers(membership.organisation_id, executor)) !== 1) return;
+    return membership;
+  }
+
   async members(userId: number): Promise<MemberView[]> {
     const me = await this.membershipOf(userId);
     return (await this.store.listMembers(me.organisation_id)).map((row) => this.memberView(row));
@@ -156,14 +180,19 @@ export class OrganisationsService {
         throw forbidden('Only an owner can invite someone as an owner.', 'owner_role_required');
       }
       const existing = await this.store.userIdByEmail(email, trx);
-      if (existing !== undefined) {
+      // An account removed from (or that left) this organisation, and disabled since, may be invited back.
+      const rejoining =
+        existing !== undefined &&
+        (await this.returningMembership(existing, me.organisation_id, trx)) !== undefined;
+      if (existing !== undefined && !rejoining) {
         const membership = await this.store.membershipOf(existing, trx);
         if (membership?.organisation_id === me.organisation_id) {
           throw conflict(`${email} is already a member of your organisation.`, 'already_member');
         }
         throw conflict(
           `A Crestwatch account with the email ${email} already exists; an account belongs to exactly one ` +
-            'organisation, so it cannot be invited.',
+            'organisation, so it cannot be invited (only the organisation it was removed from can invite it ' +
+            'back, while it stands disabled).',
           'email_taken',
         );
       }
@@ -201,7 +230,8 @@ export class OrganisationsService {
         'org.invite.created',
         'org_invite',
         id,
-        `Invited ${email} to the organisation as ${input.role}; the invite expires in ${INVITE_TTL_DAYS} days.`,
+        `Invited ${email} ${rejoining ? 'back into' : 'to'} the organisation as ${input.role}; the invite ` +
+          `expires in ${INVITE_TTL_DAYS} days.`,
         trx,
       );
       return { organisationId: me.organisation_id, inviteId: id };
@@ -256,21 +286,28 @@ export class OrganisationsService {
 
   async inviteSummary(token: string): Promise<InviteSummary> {
     const invite = await this.usableInvite(token);
+    const existing = await this.store.userIdByEmail(invite.email);
+    const rejoining =
+      existing !== undefined &&
+      (await this.returningMembership(existing, invite.organisation_id, this.deps.db)) !== undefined;
     return {
       email: invite.email,
       role: invite.role,
       invited_by_email: invite.invited_by_email,
       expires_at: isoString(invite.expires_at)!,
+      rejoining,
     };
   }
 
   /**
    * Uses up the invite and creates its user in the inviter's organisation, with the invited role and on the
-   * inviter's plan, with a first read+write key: all in one transaction, so a refusal stores nothing.
+   * inviter's plan, with a first read+write key: all in one transaction, so a refusal stores nothing. An
+   * account removed from (or that left) that organisation and disabled since, still standing alone, comes
+   * back instead (`rejoined`): moved into it, enabled again, with a new first key; its old keys stay revoked.
    */
   async accept(input: { token: string; full_name?: string | null }, requestId: string | null) {
     const { accounts, audit, clock } = this.deps;
-    return this.store.transaction(async (trx) => {
+    const accepted = await this.store.transaction(async (trx) => {
       const invite = await this.usableInvite(input.token, trx);
       await this.store.lockOrganisation(invite.organisation_id, trx);
       const now = clock.now();
@@ -279,16 +316,38 @@ export class OrganisationsService {
         throw badRequest('This invite was already used.', 'token', 'invite_used');
       }
       const plan = (await this.store.planOf(invite.invited_by, trx)) as PlanName;
-      const user = await accounts.createUser(
-        {
-          email: invite.email,
-          full_name: input.full_name ?? null,
-          plan,
-          organisation: { id: invite.organisation_id, role: invite.role as OrganisationRole },
-        },
-        null,
-        trx,
-      );
+      const role = invite.role as OrganisationRole;
+      const existing = await this.store.userIdByEmail(invite.email, trx);
+      let user: UserRow;
+      let placeholderDeleted = false;
+      if (existing === undefined) {
+        user = await accounts.createUser(
+          {
+            email: invite.email,
+            full_name: input.full_name ?? null,
+            plan,
+            organisation: { id: invite.organisation_id, role },
+          },
+          null,
+          trx,
+        );
+      } else {
+        // The conditions are checked again now, under locks: an operator may have re-enabled the account.
+        const placeholder = await this.returningMembership(existing, invite.organisation_id, trx, trx);
+        if (!placeholder) {
+          throw conflict(`A user with the email ${invite.email} already exists.`, 'email_taken');
+        }
+        // As when a member is removed: invites it sent from the organisation it leaves stop working.
+        await this.store.revokeInvitesSentBy(placeholder.organisation_id, existing, now, trx);
+        await this.store.deleteMember(placeholder.id, trx);
+        placeholderDeleted = await this.store.deleteOrganisationIfUnused(placeholder.organisation_id, trx);
+        await this.store.insertMember(
+          { organisation_id: invite.organisation_id, user_id: existing, role, joined_at: now },
+          trx,
+        );
+        user = await accounts.reenableUser(existing, { full_name: input.full_name, plan, role }, trx);
+      }
+      const rejoined = existing !== undefined;
       await this.store.setAcceptedUser(invite.id, user.id, trx);
       const actor: Actor = { userId: user.id, permissions: FIRST_KEY_PERMISSIONS, requestId };
       const key = await accounts.createKey(
@@ -297,13 +356,18 @@ export class OrganisationsService {
         actor,
         trx,
       );
+      const inviter = invite.invited_by_email ?? 'a former member';
       await audit.record(
         user.id,
         actor,
         'org.member.joined',
         'org_invite',
         invite.id,
-        `Joined the organisation of ${invite.invited_by_email ?? 'a former member'} as ${invite.role} by accepting their invite.`,
+        rejoined
+          ? `Rejoined the organisation of ${inviter} as ${invite.role} by accepting their invite: the account ` +
+              'is enabled again, with a new first key' +
+              (placeholderDeleted ? ', and the organisation of its own it stood in is deleted.' : '.')
+          : `Joined the organisation of ${inviter} as ${invite.role} by accepting their invite.`,
         trx,
       );
       await audit.record(
@@ -312,11 +376,17 @@ export class OrganisationsService {
         'org.invite.accepted',
         'org_invite',
         invite.id,
-        `${invite.email} accepted the invite and joined as ${invite.role}.`,
+        rejoined
+          ? `${invite.email} accepted the invite and rejoined as ${invite.role}: the account that left the ` +
+              'organisation earlier is enabled again.'
+          : `${invite.email} accepted the invite and joined as ${invite.role}.`,
         trx,
       );
-      return { user: accounts.profileView(user), api_key: key };
+      return { user: accounts.profileView(user), api_key: key, rejoined };
     });
+    // After the commit: a key of the account that came back is read again (any it still held is revoked).
+    if (accepted.rejoined) await this.deps.keyCache.invalidate({ userId: accepted.user.id });
+    return accepted;
   }
 
   // ---------- members
@@ -374,7 +444,8 @@ export class OrganisationsService {
   /**
    * Removes a member (or, for their own id, lets a member leave). Their keys are revoked and their account
    * disabled at once; the account moves to an organisation of its own (so every user keeps one) where an
-   * operator can re-enable it. Invites they sent that are still pending are revoked.
+   * operator can re-enable it, and remembers the organisation it left, which may invite it back while it
+   * stands disabled and alone. Invites they sent that are still pending are revoked.
    */
   async removeMember(actor: Actor, memberId: number): Promise<void> {
     const { accounts, audit, clock } = this.deps;
@@ -408,7 +479,7 @@ export class OrganisationsService {
         },
         trx,
       );
-      const keys = await accounts.disableUser(target.user_id, trx);
+      const keys = await accounts.disableUser(target.user_id, me.organisation_id, trx);
       const invites = await this.store.revokeInvitesSentBy(me.organisation_id, target.user_id, now, trx);
       const consequences =
         `${keys} API key(s) revoked, the account disabled` +

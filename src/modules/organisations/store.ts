@@ -101,6 +101,83 @@ export class OrganisationsStore {
     await executor.deleteFrom('organisation_members').where('id', '=', memberId).execute();
   }
 
+  async insertMember(
+    member: { organisation_id: number; user_id: number; role: string; joined_at: number },
+    executor: Executor,
+  ): Promise<void> {
+    await executor.insertInto('organisation_members').values(member).execute();
+  }
+
+  async countMembers(organisationId: number, executor: Executor): Promise<number> {
+    const row = await executor
+      .selectFrom('organisation_members')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('organisation_id', '=', organisationId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /**
+   * Deletes the organisation when nothing refers to it any more: no member, no invite (of any status: they
+   * are its history) and no account that left it. Returns whether it was deleted.
+   */
+  async deleteOrganisationIfUnused(organisationId: number, executor: Executor): Promise<boolean> {
+    const result = await executor
+      .deleteFrom('organisations')
+      .where('id', '=', organisationId)
+      .where((eb) =>
+        eb.and([
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('organisation_members')
+                .select('id')
+                .where('organisation_id', '=', organisationId),
+            ),
+          ),
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('organisation_invites')
+                .select('id')
+                .where('organisation_id', '=', organisationId),
+            ),
+          ),
+          eb.not(
+            eb.exists(eb.selectFrom('users').select('id').where('left_organisation_id', '=', organisationId)),
+          ),
+        ]),
+      )
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) === 1;
+  }
+
+  // ---------- accounts that left
+
+  /**
+   * Whether the account is enabled and which organisation it was removed from (or left); on PostgreSQL the
+   * row is locked when `lock` is set, so an operator re-enabling it meanwhile waits for (or is seen by) the
+   * caller's transaction.
+   */
+  async accountStanding(
+    userId: number,
+    executor: Executor,
+    lock = false,
+  ): Promise<{ is_active: number; left_organisation_id: number | null } | undefined> {
+    let query = executor
+      .selectFrom('users')
+      .select(['is_active', 'left_organisation_id'])
+      .where('id', '=', userId);
+    if (lock && this.dialect === 'postgres') query = query.forUpdate();
+    const row = await query.executeTakeFirst();
+    return (
+      row && {
+        is_active: Number(row.is_active),
+        left_organisation_id: row.left_organisation_id === null ? null : Number(row.left_organisation_id),
+      }
+    );
+  }
+
   // ---------- invites
 
   private invites(executor: Executor) {

@@ -54,13 +54,16 @@ export async function signalRoutes(app: App, { signals, sources }: SignalRoutesO
         description:
           `Up to ${MAX_BATCH} signals per call (body up to 10 MiB), permission \`ingest\`. Each item is validated on ` +
           'its own: invalid items are listed in `rejected` with their index and reason, the others are stored. ' +
-          'The same (source, external_id) is stored once; repeats count as `duplicates`.',
+          'The same (source, external_id) is stored once; repeats count as `duplicates`. While `INGEST_MAX_PENDING` ' +
+          'or more stored signals wait to be processed, a batch answers 503 `ingest_backlog` with `Retry-After` and ' +
+          'nothing of it is stored.',
         body: IngestBody,
         response: { 202: IngestResponse },
       },
     },
     async (request, reply) => {
       const body = request.body as { signals: unknown[] };
+      await signals.refuseWhenBacklogged();
       return reply.code(202).send(await signals.ingest(body.signals));
     },
   );

@@ -1,5 +1,6 @@
 // Ingestion: each item is checked on its own, good items are stored, bad ones are named, duplicates counted.
 import type { Clock } from '../../platform/clock.ts';
+import { unavailable } from '../../platform/errors.ts';
 import { TimeSlicer } from '../../platform/scheduling.ts';
 import { compileBodyValidator, fieldErrors } from '../../platform/validation.ts';
 import { SignalInput } from './schemas.ts';
@@ -9,6 +10,10 @@ const validateItem = compileBodyValidator(SignalInput);
 // Clocks drift; an item "from the future" beyond this is a mistake, not skew.
 const FUTURE_TOLERANCE_MS = 5 * 60_000;
 const ROWS_PER_INSERT = 200;
+/** How long a count of the pending signals is trusted before it is read again (batches in between add to it). */
+const PENDING_COUNT_TTL_MS = 1000;
+/** Retry-After of a refused batch: a few passes of the trend engine. */
+const BACKLOG_RETRY_AFTER_S = 5;
 
 interface IngestResult {
   accepted: number;
@@ -46,7 +51,33 @@ export class SignalsService {
     private readonly clock: Clock,
     /** Told after signals were stored (the trend engine starts a pass soon). */
     private readonly onStored: () => void = () => undefined,
+    /** Signals stored but not yet processed past which a batch is refused (0: no limit). */
+    private readonly maxPending = 0,
   ) {}
+
+  /** The pending count as last read, plus what this process stored since (the engine only lowers it). */
+  private pending = { count: 0, readAt: Number.NEGATIVE_INFINITY };
+
+  /**
+   * Back-pressure for POST /api/signals: while the trend engine is behind by `maxPending` signals or more, a
+   * pushed batch is refused whole (503 with Retry-After, nothing stored) instead of growing a backlog without
+   * bound. The count is read from the database at most once a second, so every instance sees the backlog all of
+   * them share. Polling sources and the CLI are not refused: they pace themselves.
+   */
+  async refuseWhenBacklogged(): Promise<void> {
+    if (this.maxPending <= 0) return;
+    const now = this.clock.now();
+    if (now - this.pending.readAt >= PENDING_COUNT_TTL_MS) {
+      this.pending = { count: await this.store.countPending(this.maxPending), readAt: now };
+    }
+    if (this.pending.count < this.maxPending) return;
+    throw unavailable(
+      `The trend engine is behind: at least ${this.maxPending} signals are waiting to be processed ` +
+        '(INGEST_MAX_PENDING); nothing from this batch was stored. Retry it unchanged after the Retry-After delay.',
+      BACKLOG_RETRY_AFTER_S,
+      'ingest_backlog',
+    );
+  }
 
   /**
    * The newest stored signals that carry a URL, observed within the last `withinMs`, newest first, leaving out
@@ -125,6 +156,7 @@ export class SignalsService {
       }
       return inserted;
     });
+    this.pending.count += accepted;
     if (accepted > 0) this.onStored();
     return { accepted, duplicates: duplicatesInBatch + (rows.length - accepted), rejected };
   }

@@ -91,12 +91,16 @@ export class SignalsStore {
       .execute();
   }
 
-  /** Signals not yet turned into trend buckets. */
-  async countPending(): Promise<number> {
+  /**
+   * Signals not yet turned into trend buckets; with `atMost`, counting stops there (an index range of at most
+   * that many entries, however large the backlog).
+   */
+  async countPending(atMost?: number): Promise<number> {
+    let pending = this.db.selectFrom('signals').select('id').where('processed_at', 'is', null);
+    if (atMost !== undefined) pending = pending.limit(atMost);
     const row = await this.db
-      .selectFrom('signals')
+      .selectFrom(pending.as('pending'))
       .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('processed_at', 'is', null)
       .executeTakeFirstOrThrow();
     return Number(row.n);
   }

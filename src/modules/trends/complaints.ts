@@ -13,7 +13,7 @@
  *     would call back. Nobody did.", "it was supposed to arrive on Monday; three weeks later …").
  *
  * The layer reads a text in one tokenising pass (lower-cased ASCII words, clause ends at . ! ? ; : and line
- * breaks) and one pass over the tokens with precompiled tables (a word → facts map and a phrase trie), and
+ * breaks, not inside a time or a decimal: "6:10", "3.5") and one pass over the tokens with precompiled tables (a word → facts map and a phrase trie), and
  * returns Δ, a correction in VADER's own units (word valences, −4 … +4, summed before VADER normalises).
  * `mentionScore` in sentiment.ts adds Δ to the VADER sum. The rules (docs/metrics.md, "Complaint layer"):
  *
@@ -33,7 +33,7 @@
  *  - **Information questions.** A COMPLAINT_PHRASES or REQUEST_PHRASES match in a clause that opens with an
  *    asking word (ASKING_WORDS, after @handles and greetings) and ends with "?" or the text weighs 0 ("is my
  *    flight delayed?", "can I get a refund if I cancel?"), unless "my"/"our" stands right before it ("a refund
- *    for my cancelled flight?") or the clause has a reproach word ("why", "again", "another", "yet").
+ *    for my cancelled flight?") or the clause has a reproach word ("why", "again", "another", "yet", "always").
  *  - **Solved problems.** A COMPLAINT_PHRASES match, or a VADER word of valence ≤ −1.5, within 3 words after
  *    a RESOLUTION_WORDS word of its clause ("found my lost bag", "fixed my problem") weighs 0 and makes no
  *    complaint, unless that word is negated ("haven't fixed") or is "found out".
@@ -219,6 +219,8 @@ export const COMPLAINT_PHRASES: readonly (readonly [pattern: string, weight: num
   ['charged|billed|debited me|us twice|double', -2.2],
   ['charged|billed|taken|debited|deducted|collected|withdrawn twice|double', -2.2],
   ['double charged|billed|charging', -2.2],
+  // billed for what was sent back, cancelled or never had ("billed for a phone I returned")
+  ['charged|billed [me|us] for [a|an|the|my|our] * [that|which] i|we returned|cancelled|canceled|never', -2],
   ['hidden|junk|surprise fees|fee|charges', -2],
   ['bait and switch', -2.5],
   // a fee quoted with its amount is almost always a protest at it ("a $40 fee for a carry-on?")
@@ -730,7 +732,7 @@ const HOW_AUXILIARIES = new Set(words('do does can could should would'));
 const FIRST_PERSON = new Set(words('i we my our'));
 const POSSESSIVES = new Set(words('my our'));
 /** Words that make a question a reproach, not a request for information ("is it delayed AGAIN?"). */
-const REPROACH_WORDS = words('why again another yet seriously');
+const REPROACH_WORDS = words('why again another yet seriously always');
 
 /**
  * Hashtags that name a complaint in one word ("#fail", "#neveragain", "#worstairline"): a hashtag that is not
@@ -1115,6 +1117,14 @@ function tokenize(text: string): Tokens {
       }
     }
     if (cls < C_CLAUSE_END) continue;
+    // A time or a decimal ("6:10", "3.5 hours") is not a clause end.
+    if (
+      (c === 58 || c === 46) &&
+      p > 0 &&
+      isDigit(lower.charCodeAt(p - 1)) &&
+      isDigit(lower.charCodeAt(p + 1))
+    )
+      continue;
     if (cls === C_EXCLAMATION) t.exclamations++;
     else if (cls === C_QUESTION) t.questions++;
     // Clause ends: . ! ? ; : and line breaks.

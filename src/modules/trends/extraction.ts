@@ -229,6 +229,8 @@ const ADJ = 3;
 const CONNECTOR = 4;
 const SMALL_NUMBER = 5;
 const COLON = 6;
+/** A hyphen inside a word (`Metro-North`, `Lac-Mégantic`): joins the names on both sides into one. */
+const HYPHEN = 7;
 
 const UPPER = /\p{Lu}/u;
 
@@ -500,6 +502,11 @@ function analyse(
       if (!GENERIC_NOUNS.has(left) && !GENERIC_ADJECTIVES.has(left)) cls[i] = COLON;
       continue;
     }
+    // A hyphenated name is one name (`Metro-North`, `Lac-Mégantic`), not two: no space on either side.
+    if (value === '-' && spaces[i] === '' && i > 0 && i + 1 < n && spaces[i + 1] === '') {
+      cls[i] = HYPHEN;
+      continue;
+    }
     if (CONNECTORS.has(lower) && value === lower) {
       cls[i] = CONNECTOR;
       continue;
@@ -542,7 +549,7 @@ function analyse(
         end += 1;
         names += 1;
       } else if (
-        (cls[end + 1] === CONNECTOR || cls[end + 1] === COLON) &&
+        (cls[end + 1] === CONNECTOR || cls[end + 1] === COLON || cls[end + 1] === HYPHEN) &&
         end + 2 < n &&
         cls[end + 2] === PROPER
       ) {

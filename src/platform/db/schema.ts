@@ -15,6 +15,11 @@ export interface UsersTable {
   cancel_at_period_end: number;
   created_at: number;
   updated_at: number;
+  /**
+   * The organisation this account was removed from (or left), while it stands disabled in one of its own;
+   * that organisation may invite it back. Null otherwise (migration 0022).
+   */
+  left_organisation_id: number | null;
 }
 
 export interface ApiKeysTable {

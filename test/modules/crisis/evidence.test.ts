@@ -280,18 +280,36 @@ describe('baseline that knows the hour of day', () => {
 });
 
 describe('interest matching', () => {
-  it('all the words of an interest, close together, in any order', () => {
-    const m = (text: string, key: string) => matchesNear(normaliseTokens(text), key.split(' '));
+  const m = (text: string, key: string) => matchesNear(normaliseTokens(text), key.split(' '));
+  // A long text: the two words stand in different paragraphs, 80+ words apart.
+  const article = (first: string, last: string) =>
+    `${first} ${'the committee met on Tuesday to discuss the budget and the new schedule for the year. '.repeat(6)}${last}`;
+
+  it('all the words of an interest, in any order', () => {
     assert.ok(m('Train crash in Spain, dozens dead', 'spain train'));
     assert.ok(m('Metro-North train derailment in the Bronx', 'metro north derailment'));
     assert.ok(m('acme is down again', 'acme'));
+    assert.ok(!m('Spain won the match tonight', 'spain train'));
+    assert.ok(!m('acmeish', 'acme'));
+  });
+
+  it('anywhere in a post, as keyword tracking on social platforms matches them', () => {
+    // Eight and nine words apart: a post about floods in Manila.
+    assert.ok(m('If floods end up banging up my Manila badly, I will run a charity drive', 'manila flood'));
     assert.ok(
-      !m(
-        'Spain won the match; later I took the night train home to see my family in the north',
-        'spain train',
+      m(
+        'RED warning for Metro Manila. Heavy rains in the next 3 hours. Flood in low-lying areas',
+        'manila flood',
       ),
     );
-    assert.ok(!m('acmeish', 'acme'));
+    assert.ok(m('7.2 earthquake, 2km S of Nueva Vida Sur, Philippines, at 08:12', 'philippines earthquake'));
+  });
+
+  it('close together in a longer text (an article): words far apart are not a match', () => {
+    assert.ok(normaliseTokens(article('Spain', 'train')).length > 80);
+    assert.ok(!m(article('Spain won the match.', 'Later I took the night train home.'), 'spain train'));
+    assert.ok(m(article('A train crash in Spain left dozens dead.', 'More soon.'), 'spain train'));
+    assert.ok(m(article('Officials spoke.', 'A train derailed in Spain today.'), 'spain train'));
   });
 
   it('without accents, and a hashtag however it is cased', () => {

@@ -69,7 +69,7 @@ describe('social surges: independent evidence, crisis language, sliding windows'
     assert.equal(list.length, 1);
     const event = list[0];
     assert.equal(event.title, 'Alarming surge around "Borealis"');
-    assert.equal(event.method_version, '2.3.0');
+    assert.equal(event.method_version, '2.4.0');
     assert.deepEqual(event.corroboration.sources, ['x']);
     assert.deepEqual(event.corroboration.evidence.carried_by, ['accounts']);
     assert.ok(event.corroboration.evidence.accounts.count >= 6, JSON.stringify(event.corroboration));

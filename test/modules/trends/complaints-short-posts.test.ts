@@ -1,4 +1,4 @@
-// The complaint layer's rules for short social posts to a company (crestwatch-metrics/5): waiting and
+// The complaint layer's rules for short social posts to a company (crestwatch-metrics/5 and /6): waiting and
 // durations, chasing and doubting questions, missing items, scare quotes, questions about a case, turns to
 // praise and praise idioms. Each test fails without its rule.
 import assert from 'node:assert/strict';
@@ -52,6 +52,16 @@ describe('complaint layer: short posts', () => {
     negative("@Air a $40 fee? you're joking");
     neutral('@Air any update?');
     neutral('@Air do you even fly to Lisbon in winter?');
+  });
+
+  test('"always" makes a question about a disruption a reproach; billing for what was returned is a complaint', () => {
+    negative('@Air is there a reason the plane is always late on this route?');
+    // a time does not end the clause: the question is still one
+    neutral('@Air is the 6:10 flight late?');
+    negative('@Air the 6:10 flight is late again');
+    negative('@Mobile billed for a phone I returned in March');
+    negative('@Air charged me for a bag I never checked');
+    neutral('@Mobile billed for a phone I bought in March');
   });
 
   test('missing items and machines that ate something are complaints', () => {

@@ -279,6 +279,22 @@ describe('extractCandidates', () => {
     assert.ok(label.has('senate') || label.has('biden'));
   });
 
+  test('a hyphenated name is one name (Metro-North, Lac-Mégantic), not two fragments', () => {
+    const train = byKey(
+      extractCandidates({ text: 'Police say a Metro-North passenger train has derailed in New York City' }),
+    );
+    assert.equal(train.get('metro north')?.surface, 'Metro-North');
+    for (const key of ['metro', 'north']) assert.equal(train.has(key), false, key);
+    const town = byKey(
+      extractCandidates({ text: 'Explosion in Lac-Mégantic tonight, the centre is on fire' }),
+    );
+    assert.equal(town.get('lac mégantic')?.surface, 'Lac-Mégantic');
+    for (const key of ['lac', 'mégantic']) assert.equal(town.has(key), false, key);
+    // A dash between spaced words is punctuation, not a hyphen: the names stay apart.
+    const dash = byKey(extractCandidates({ text: 'We flew from Lisbon - Porto was closed' }));
+    assert.equal(dash.has('lisbon porto'), false);
+  });
+
   test('ordinals, idioms and everyday nouns are not trends on their own', () => {
     const found = byKey(
       extractCandidates({

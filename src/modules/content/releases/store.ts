@@ -83,22 +83,29 @@ export class ReleaseFeedStore {
       .execute();
   }
 
-  /** Returns the failures in a row, this one included. */
-  async recordFailure(
+  /** Returns the failures in a row, this one included (incremented in one statement, as sources do). */
+  recordFailure(
     name: string,
     at: { attemptAt: number; error: string; nextAttemptAt: (failures: number) => number },
   ): Promise<number> {
-    const failures = ((await this.get(name))?.consecutive_failures ?? 0) + 1;
-    await this.db
-      .updateTable('release_feeds')
-      .set({
-        last_attempt_at: at.attemptAt,
-        last_error: at.error.slice(0, MAX_ERROR_CHARS),
-        consecutive_failures: failures,
-        next_attempt_at: at.nextAttemptAt(failures),
-      })
-      .where('name', '=', name)
-      .execute();
-    return failures;
+    return this.transaction(async (trx) => {
+      const row = await trx
+        .updateTable('release_feeds')
+        .set((eb) => ({
+          last_attempt_at: at.attemptAt,
+          last_error: at.error.slice(0, MAX_ERROR_CHARS),
+          consecutive_failures: eb('consecutive_failures', '+', 1),
+        }))
+        .where('name', '=', name)
+        .returning('consecutive_failures')
+        .executeTakeFirst();
+      const failures = Number(row?.consecutive_failures ?? 1);
+      await trx
+        .updateTable('release_feeds')
+        .set({ next_attempt_at: at.nextAttemptAt(failures) })
+        .where('name', '=', name)
+        .execute();
+      return failures;
+    });
   }
 }

@@ -66,25 +66,34 @@ export class SourceStateStore {
       .execute();
   }
 
-  /** Returns the number of failures in a row, this one included. */
-  async recordFailure(
+  /**
+   * Returns the number of failures in a row, this one included. The count is incremented in the database (one
+   * statement), so two writers can never both read n and store n + 1.
+   */
+  recordFailure(
     id: string,
     at: { attemptAt: number; durationMs: number; error: string; nextAttemptAt: (failures: number) => number },
   ): Promise<number> {
-    const row = await this.get(id);
-    const failures = (row?.consecutive_failures ?? 0) + 1;
-    await this.db
-      .updateTable('source_state')
-      .set({
-        status: 'degraded',
-        last_attempt_at: at.attemptAt,
-        last_error: at.error.slice(0, MAX_ERROR_CHARS),
-        fetch_duration_ms: at.durationMs,
-        consecutive_failures: failures,
-        next_attempt_at: at.nextAttemptAt(failures),
-      })
-      .where('id', '=', id)
-      .execute();
-    return failures;
+    return this.transaction(async (trx) => {
+      const row = await trx
+        .updateTable('source_state')
+        .set((eb) => ({
+          status: 'degraded',
+          last_attempt_at: at.attemptAt,
+          last_error: at.error.slice(0, MAX_ERROR_CHARS),
+          fetch_duration_ms: at.durationMs,
+          consecutive_failures: eb('consecutive_failures', '+', 1),
+        }))
+        .where('id', '=', id)
+        .returning('consecutive_failures')
+        .executeTakeFirst();
+      const failures = Number(row?.consecutive_failures ?? 1);
+      await trx
+        .updateTable('source_state')
+        .set({ next_attempt_at: at.nextAttemptAt(failures) })
+        .where('id', '=', id)
+        .execute();
+      return failures;
+    });
   }
 }

@@ -20,6 +20,8 @@ import { reports } from './0017_reports.ts';
 import { trendEvidence } from './0018_trend_evidence.ts';
 import { idempotencyKeyOwner } from './0019_idempotency_key_owner.ts';
 import { leases } from './0020_leases.ts';
+import { lookupIndexes } from './0021_lookup_indexes.ts';
+import { leftOrganisation } from './0022_left_organisation.ts';
 import type { Dialect } from './helpers.ts';
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -46,6 +48,8 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0018_trend_evidence': trendEvidence(dialect),
         '0019_idempotency_key_owner': idempotencyKeyOwner(dialect),
         '0020_leases': leases(dialect),
+        '0021_lookup_indexes': lookupIndexes(dialect),
+        '0022_left_organisation': leftOrganisation(dialect),
       };
     },
   };
