@@ -90,8 +90,11 @@ export function openDatabase<T extends PlatformTables = PlatformTables>(
     connectionTimeoutMillis: 5000,
     idleTimeoutMillis: 30_000,
   });
-  // An idle client losing its connection must not crash the process; the next query reports it.
+  // A client losing its connection must not crash the process, idle in the pool (the pool's 'error') or checked
+  // out by a transaction between two statements (the client's own 'error', which nothing else listens to then):
+  // the query in flight or the next one fails, and the pool drops the broken client when it is released.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<T>({ dialect: new PostgresDialect({ pool }) });
   return { db, reader: db, dialect: 'postgres', close: () => db.destroy() };
 }
