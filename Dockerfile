@@ -15,8 +15,9 @@ COPY package.json package-lock.json ./
 COPY packages/client/package.json packages/client/
 RUN npm ci --ignore-scripts && npm rebuild better-sqlite3 esbuild
 COPY . .
-# The dashboard (web/dist) needs Vite, a dev dependency; then the dev dependencies go.
-RUN npm run build:web && npm prune --omit=dev --ignore-scripts
+# The dashboard (web/dist) needs Vite, a dev dependency; then the dev dependencies go, and the link to the
+# SDK workspace (packages/client, for API users; the service does not import it) that the image leaves out.
+RUN npm run build:web && npm prune --omit=dev --ignore-scripts && rm -f node_modules/@crestwatch/client
 
 FROM node:20-bookworm-slim
 WORKDIR /app
