@@ -109,7 +109,11 @@ export async function composeServices(input: CompositionInput): Promise<Composit
   const platformDb = platformTables(db);
   const usage = new UsageCounter(platformDb);
   // A quota counter Redis lost is rebuilt from the database once every instance has flushed its usage.
-  const quotaSeeding = redis ? new QuotaSeedCoordinator(redis, pubsub, config.redisKeyPrefix, usage) : null;
+  const quotaSeeding = redis
+    ? new QuotaSeedCoordinator(redis, pubsub, config.redisKeyPrefix, usage, (error) =>
+        log.warn({ err: error }, 'usage flush asked for by another instance failed'),
+      )
+    : null;
   await quotaSeeding?.start();
   const limits = new RateLimits({
     redis,

@@ -26,6 +26,8 @@ export class QuotaSeedCoordinator {
     /** The Redis key prefix of this deployment (REDIS_KEY_PREFIX): channels and keys are namespaced by it. */
     private readonly prefix: string,
     private readonly usage: Flushable,
+    /** A flush another instance asked for failed (the database is away): logged, never thrown. */
+    private readonly onFlushError: (error: unknown) => void,
   ) {}
 
   async start(): Promise<void> {
@@ -57,6 +59,10 @@ export class QuotaSeedCoordinator {
       // Twice: a flush already under way took its counts before this message came.
       await this.usage.flush();
       await this.usage.flush();
+    } catch (error) {
+      // The counts stay in memory for the next flush. Nothing awaits this handler, so a rejection here would be
+      // unhandled and end the process; the asking instance seeds from what the database holds.
+      this.onFlushError(error);
     } finally {
       await this.redis
         .multi()
