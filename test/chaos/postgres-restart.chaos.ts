@@ -1,8 +1,19 @@
 // PostgreSQL restarted under load: while the database is away authenticated requests answer 503 with
 // Retry-After at once (no other 5xx, no hang), and when it is back everything answers 200 again by itself.
+// One client ingests meanwhile, so the trend engine's transactions are under way when connections are cut:
+// every acknowledged batch is stored whole and counted once the database is back.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { api, backends, backendsMissing, cleanUp, createUser, Instance, sleep } from './harness.ts';
+import {
+  api,
+  backends,
+  backendsMissing,
+  cleanUp,
+  createUser,
+  eventually,
+  Instance,
+  sleep,
+} from './harness.ts';
 
 after(cleanUp);
 
@@ -13,6 +24,8 @@ interface Outcome {
   ms: number;
   error?: string;
 }
+
+const INGEST_BATCH = 50;
 
 const ROUTES = [
   '/api/user/profile',
@@ -49,6 +62,38 @@ test('PostgreSQL restarted under load: 503 with Retry-After while it is down, 20
     }
   });
 
+  // The ingesting client: a batch every 50 ms; 202 is its success, 503 with Retry-After its outage answer.
+  const acknowledged: string[] = [];
+  const ingest = (async () => {
+    for (let i = 0; !stop.now; i++) {
+      const at = Date.now();
+      const marker = `b${i}`;
+      try {
+        const res = await api(instance.url, 'POST', '/api/signals', {
+          key: operatorKey,
+          timeoutMs: 15_000,
+          body: {
+            signals: Array.from({ length: INGEST_BATCH }, (_, n) => ({
+              source: 'news',
+              external_id: `pgr-${marker}-${n}`,
+              text: `Harbour ferries delayed by fog in ${marker}, report ${n}`,
+            })),
+          },
+        });
+        if (res.status === 202) acknowledged.push(marker);
+        outcomes.push({
+          at,
+          status: res.status === 202 ? 200 : res.status,
+          retryAfter: res.headers.get('retry-after'),
+          ms: res.ms,
+        });
+      } catch (error) {
+        outcomes.push({ at, status: 'error', retryAfter: null, ms: Date.now() - at, error: String(error) });
+      }
+      await sleep(50);
+    }
+  })();
+
   await sleep(3000);
   const down = Date.now();
   await cluster.stop('fast');
@@ -67,7 +112,7 @@ test('PostgreSQL restarted under load: 503 with Retry-After while it is down, 20
     }
   }
   stop.now = true;
-  await Promise.all(loops);
+  await Promise.all([...loops, ingest]);
 
   const during = outcomes.filter((o) => o.at >= down && o.at < up);
   const count = (list: Outcome[], status: Outcome['status']) =>
@@ -96,5 +141,43 @@ test('PostgreSQL restarted under load: 503 with Retry-After while it is down, 20
   assert.ok(recoveredAt > 0, 'everything answers 200 again by itself');
   assert.ok(recoveredAt - up < 15_000, `recovered ${recoveredAt - up} ms after PostgreSQL was back`);
   assert.ok(instance.running, `the instance is still running:\n${instance.log()}`);
+
+  // Nothing acknowledged is lost, nothing is stored in part, and the engine counts everything once it is back.
+  const stored = new Map(
+    (
+      await cluster.query<{ marker: string; n: string }>(
+        `select split_part(external_id, '-', 2) as marker, count(*) as n
+           from signals where external_id like 'pgr-%' group by 1`,
+      )
+    ).map((r) => [r.marker, Number(r.n)]),
+  );
+  assert.deepEqual(
+    [...stored].filter(([, n]) => n !== INGEST_BATCH),
+    [],
+    'batches stored in part',
+  );
+  assert.deepEqual(
+    acknowledged.filter((marker) => stored.get(marker) !== INGEST_BATCH),
+    [],
+    'acknowledged batches not stored whole',
+  );
+  assert.ok(acknowledged.length > 0, 'batches were acknowledged');
+  const pending = await eventually(
+    'every stored signal counted by the trend engine',
+    async () =>
+      Number(
+        (
+          await cluster.query<{ n: string }>(
+            `select count(*) as n from signals where external_id like 'pgr-%' and processed_at is null`,
+          )
+        )[0]!.n,
+      ),
+    (n) => n === 0,
+    30_000,
+    250,
+  );
+  t.diagnostic(
+    `${acknowledged.length} ingest batches acknowledged, ${stored.size} stored, all whole; ${pending} pending at the end`,
+  );
   await instance.kill('SIGTERM');
 });
