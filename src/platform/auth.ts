@@ -71,8 +71,12 @@ declare module 'fastify' {
      * again, because the gateway metered the call it forwards (`meterCall`).
      */
     forwardHeaders(from: FastifyRequest): Record<string, string>;
-    /** Charge one request to the caller's daily quota and usage, as a counted route does; throws 429 when used up. */
-    meterCall(principal: Principal): MaybePromise<void>;
+    /**
+     * Charge one request to the caller's daily quota and usage, as a counted route does; throws 429 when used up.
+     * With `burst`, the call also takes one from the key's per-second burst limit first (429 `rate_limited`,
+     * nothing charged): for calls beyond the first in one gateway request, which the request's own check covers.
+     */
+    meterCall(principal: Principal, options?: { burst?: boolean }): MaybePromise<void>;
   }
 }
 
@@ -316,13 +320,24 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthOptions) 
     else if (typeof from.headers['x-api-key'] === 'string') headers['x-api-key'] = from.headers['x-api-key'];
     return headers;
   });
-  app.decorate('meterCall', (principal: Principal): MaybePromise<void> => {
+  app.decorate('meterCall', (principal: Principal, options: { burst?: boolean } = {}): MaybePromise<void> => {
     const now = clock.now();
     const plan = plans[principal.plan];
     const { date, midnight } = day.at(now);
-    return then(limits.consumeQuota(principal.userId, date, plan.daily_quota), (result) => {
-      if (!result.allowed) throw quotaExceeded(principal, plan.daily_quota, midnight, now);
-      usage.record(principal.userId, date);
+    const burst = options.burst ? limits.consumeBurst(principal.keyId, plan.burst_per_second, now) : null;
+    return then(burst, (burstState) => {
+      if (burstState && !burstState.allowed) {
+        throw tooMany(
+          'rate_limited',
+          `This key is limited to ${plan.burst_per_second} requests per second.`,
+          burstState,
+          now,
+        );
+      }
+      return then(limits.consumeQuota(principal.userId, date, plan.daily_quota), (result) => {
+        if (!result.allowed) throw quotaExceeded(principal, plan.daily_quota, midnight, now);
+        usage.record(principal.userId, date);
+      });
     });
   });
 

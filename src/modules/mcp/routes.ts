@@ -47,11 +47,13 @@ export async function mcpRoutes(
   function callerFor(request: FastifyRequest): Caller {
     const principal = requirePrincipal(request);
     const headers = app.forwardHeaders(request);
+    // The POST took one from the key's burst limit; each further call in a batch takes its own.
+    let metered = 0;
     return {
       userId: principal.userId,
       meter: async () => {
         try {
-          await app.meterCall(principal);
+          await app.meterCall(principal, { burst: metered++ > 0 });
         } catch (error) {
           if (!(error instanceof ApiError)) throw error;
           const retryAfter = error.extra.headers?.['Retry-After'];
@@ -131,7 +133,9 @@ export async function mcpRoutes(
           '`resources/read`, `prompts/get`, …), answered as JSON. Authenticated with the same API keys as every ' +
           'route (a missing or bad key is a 401 before any MCP message); each tool call, resource read or prompt ' +
           'counts as one request against the daily quota, with the permission of the route it wraps (tools that ' +
-          'change state need `write`). Stateless: GET and DELETE answer 405. See docs/mcp.md.',
+          'change state need `write`); in a batch, each counted call after the first also takes one from the ' +
+          "key's per-second burst limit (refused with `rate_limited`). Stateless: GET and DELETE answer 405. " +
+          'See docs/mcp.md.',
         body: Type.Union([JsonRpcMessage, Type.Array(JsonRpcMessage, { minItems: 1, maxItems: 50 })], {
           description: 'A JSON-RPC 2.0 message (or batch).',
         }),
@@ -162,8 +166,9 @@ export async function mcpRoutes(
       }
       reply.hijack();
       reply.raw.on('close', () => {
-        void transport.close();
-        void server.close();
+        // Nothing awaits these: a rejection must not go unhandled.
+        transport.close().catch(() => undefined);
+        server.close().catch(() => undefined);
       });
       await server.connect(transport);
       await transport.handleRequest(request.raw, reply.raw, request.body);
