@@ -184,7 +184,7 @@ async function registerPlatform(
       route.preValidation = [...asArray(route.preValidation), guardInput];
     }
   });
-  registerErrorHandling(app);
+  registerErrorHandling(app, () => clock.now());
   registerUpgradeGuard(app);
   if (config.corsOrigins.length > 0) {
     await app.register(cors, {
