@@ -3,7 +3,7 @@
 // were left out. The requests themselves still show in the access log with their status.
 
 /** What to do with one occurrence: write it (and say how many were left out before it), or leave it out. */
-export type ThrottleDecision = { write: true; suppressed: number } | { write: false };
+type ThrottleDecision = { write: true; suppressed: number } | { write: false };
 
 export class LogThrottle {
   private readonly windows = new Map<string, { until: number; suppressed: number }>();
