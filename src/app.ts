@@ -29,7 +29,12 @@ import { webhookEventsDocument, webhookRoutes } from './modules/webhooks/index.t
 import { authPlugin, hookFor, publicLimiter } from './platform/auth.ts';
 import { type Clock, systemClock } from './platform/clock.ts';
 import { loadOrCreateSecretKey, SecretBox } from './platform/crypto.ts';
-import { type DatabaseHandle, migrateToLatest, openDatabase } from './platform/db/index.ts';
+import {
+  type DatabaseHandle,
+  isDatabaseUnavailable,
+  migrateToLatest,
+  openDatabase,
+} from './platform/db/index.ts';
 import { registerErrorHandling, sendProblem } from './platform/error-handler.ts';
 import { ApiError, unavailable } from './platform/errors.ts';
 import { type App, asArray } from './platform/http.ts';
@@ -37,11 +42,12 @@ import { idempotencyPlugin } from './platform/idempotency.ts';
 import { requestId } from './platform/ids.ts';
 import { guardInput, registerJsonBodies } from './platform/input.ts';
 import { registerLeaseMetrics } from './platform/leases.ts';
+import { outageLogHook } from './platform/log-throttle.ts';
 import { registerMetrics } from './platform/metrics.ts';
 import { decorateRouteSchema, registerOpenApi } from './platform/openapi.ts';
 import { OverloadMonitor } from './platform/overload.ts';
 import { LocalPubSub, type PubSub, RedisPubSub } from './platform/pubsub.ts';
-import { connectRedis } from './platform/redis.ts';
+import { connectRedis, isRedisUnavailable } from './platform/redis.ts';
 import { RouteCatalogue } from './platform/route-catalogue.ts';
 import { SHARED_SCHEMAS } from './platform/schemas.ts';
 import { closeRefusedUpgrade, registerUpgradeGuard } from './platform/upgrade.ts';
@@ -74,9 +80,19 @@ const MIB = 1024 * 1024;
 /** While closing, how often connections that have become idle are closed. */
 const IDLE_SWEEP_MS = 50;
 
-export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
+/** While a dependency is away, each background failure message is logged once per this window. */
+const OUTAGE_LOG_WINDOW_MS = 10_000;
+
+export function loggerOptions(config: Config, now: () => number = Date.now): FastifyServerOptions['logger'] {
   return {
     level: config.logLevel,
+    hooks: {
+      logMethod: outageLogHook(
+        (error) => isDatabaseUnavailable(error) || isRedisUnavailable(error),
+        OUTAGE_LOG_WINDOW_MS,
+        now,
+      ),
+    },
     redact: {
       paths: [
         'req.headers.authorization',
@@ -104,7 +120,7 @@ function trustHops(hops: number) {
 
 function createServer(config: Config, options: BuildOptions): App {
   return Fastify({
-    logger: options.logger ?? loggerOptions(config),
+    logger: options.logger ?? loggerOptions(config, options.clock && (() => options.clock!.now())),
     genReqId: (req) => requestId(req.headers['x-request-id']),
     requestIdHeader: false,
     bodyLimit: MIB,
@@ -184,7 +200,7 @@ async function registerPlatform(
       route.preValidation = [...asArray(route.preValidation), guardInput];
     }
   });
-  registerErrorHandling(app, () => clock.now());
+  registerErrorHandling(app);
   registerUpgradeGuard(app);
   if (config.corsOrigins.length > 0) {
     await app.register(cors, {

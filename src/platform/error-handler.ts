@@ -3,7 +3,6 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import FindMyWay from 'find-my-way';
 import { isDatabaseUnavailable } from './db/index.ts';
 import { ApiError, type FieldError, problem } from './errors.ts';
-import { LogThrottle } from './log-throttle.ts';
 import { isRedisUnavailable } from './redis.ts';
 import { fieldErrors } from './validation.ts';
 
@@ -82,11 +81,7 @@ function describeValidation(context: string, errors: FieldError[]): string {
   return `The ${where} is invalid: ${first.join('; ')}${more}.`;
 }
 
-/** An outage's warnings: one line per this window, however many requests it refuses. */
-const OUTAGE_LOG_WINDOW_MS = 10_000;
-
-export function registerErrorHandling(app: FastifyInstance, now: () => number = Date.now): void {
-  const outageLog = new LogThrottle(OUTAGE_LOG_WINDOW_MS);
+export function registerErrorHandling(app: FastifyInstance): void {
   // Every (method, path) the app serves, to tell 405 from 404.
   const known = FindMyWay({ ignoreTrailingSlash: false });
   app.addHook('onRoute', (route) => {
@@ -139,15 +134,8 @@ export function registerErrorHandling(app: FastifyInstance, now: () => number = 
       return sendProblem(reply, 400, 'invalid_json', 'The request body is not valid JSON.');
     }
     if (isDatabaseUnavailable(error) || isRedisUnavailable(error)) {
-      const decision = outageLog.occurrence('dependency unavailable', now());
-      if (decision.write) {
-        request.log.warn(
-          { err: error, suppressed: decision.suppressed },
-          decision.suppressed > 0
-            ? `dependency unavailable (and ${decision.suppressed} more since the last such line, not logged)`
-            : 'dependency unavailable',
-        );
-      }
+      // The process logger writes this once per 10 s while the outage lasts (app.ts `loggerOptions`).
+      request.log.warn({ err: error }, 'dependency unavailable');
       reply.header('Retry-After', 5);
       return sendProblem(
         reply,

@@ -32,6 +32,31 @@ function rejectNul(key: string, value: unknown): unknown {
   return value;
 }
 
+/** Arrays and objects inside one another deeper than this make a body a 400 (no field needs more than a few). */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * Whether `text` opens more than `max` arrays or objects inside one another (strings skipped). Checked before
+ * parsing, so no handler, validator or serialiser ever walks a value deep enough to exhaust the stack.
+ */
+function nestedDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  for (let i = 0, n = text.length; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34 /* " */) {
+      // Skip the string: to its closing quote, stepping over escapes.
+      for (i++; i < n; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 92 /* \ */) i++;
+        else if (d === 34) break;
+      }
+    } else if (c === 91 /* [ */ || c === 123 /* { */) {
+      if (++depth > max) return true;
+    } else if (c === 93 /* ] */ || c === 125 /* } */) depth--;
+  }
+  return false;
+}
+
 /** JSON (and `application/*+json`) is the only body parser; an empty body is "no body". */
 export function registerJsonBodies(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
@@ -42,8 +67,21 @@ export function registerJsonBodies(app: FastifyInstance): void {
   ) => {
     const text = body.toString();
     if (text.trim() === '') return done(null, undefined);
+    if (nestedDeeperThan(text, MAX_JSON_DEPTH)) {
+      return done(
+        new ApiError(
+          400,
+          'invalid_json',
+          `The request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep.`,
+        ),
+        undefined,
+      );
+    }
     try {
-      done(null, sjson.parse(text, rejectNul, { protoAction: 'error', constructorAction: 'error' }));
+      // A NUL can only reach a string through the escape `\u0000` (raw control characters are not valid JSON),
+      // so a body without that escape is parsed without the reviver, which costs more than the parse itself.
+      const reviver = text.includes('\\u0000') ? rejectNul : undefined;
+      done(null, sjson.parse(text, reviver, { protoAction: 'error', constructorAction: 'error' }));
     } catch (error) {
       if (error instanceof ApiError) return done(error, undefined);
       const reason = error instanceof SyntaxError ? ` (${error.message.slice(0, 200)})` : '';

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import Fastify from 'fastify';
 import { registerErrorHandling } from '../../src/platform/error-handler.ts';
+import { MAX_JSON_DEPTH } from '../../src/platform/input.ts';
 import { assertProblem, buildTestApp, call, createUser, type TestContext } from '../helpers/app.ts';
 
 describe('errors and validation', () => {
@@ -65,6 +66,53 @@ describe('errors and validation', () => {
     });
     assertProblem(numberAsString, 400);
     assert.equal(numberAsString.data.errors[0].path, 'body.grace_period_seconds');
+  });
+
+  test('a NUL in a body string is refused, an escaped backslash before u0000 is not a NUL', async () => {
+    const nul = await call(ctx.app, 'POST', '/api/user/api-keys', {
+      key,
+      body: '{"name":"a\\u0000b"}',
+      headers: { 'content-type': 'application/json' },
+    });
+    assertProblem(nul, 400);
+    assert.match(nul.data.detail, /NUL/);
+    const literal = await call(ctx.app, 'POST', '/api/user/api-keys', {
+      key,
+      body: '{"name":"path C:\\\\u0000"}',
+      headers: { 'content-type': 'application/json' },
+    });
+    assert.equal(literal.statusCode, 201, literal.body);
+    assert.equal(literal.data.name, 'path C:\\u0000');
+  });
+
+  test(`bodies nested more than ${MAX_JSON_DEPTH} levels answer 400 invalid_json, however deep`, async () => {
+    const ingestKey = (await createUser(ctx, 'enterprise', ['ingest'])).key;
+    const nested = (depth: number) => `{"signals":[${'['.repeat(depth - 2)}${']'.repeat(depth - 2)}]}`;
+    for (const depth of [MAX_JSON_DEPTH + 1, 100_000]) {
+      const deep = await call(ctx.app, 'POST', '/api/signals', {
+        key: ingestKey,
+        body: nested(depth),
+        headers: { 'content-type': 'application/json' },
+      });
+      assertProblem(deep, 400);
+      assert.equal(deep.data.code, 'invalid_json');
+      assert.match(deep.data.detail, new RegExp(`more than ${MAX_JSON_DEPTH} levels`));
+    }
+    // At the limit the body is parsed: the item is refused on its own, the batch is not.
+    const atLimit = await call(ctx.app, 'POST', '/api/signals', {
+      key: ingestKey,
+      body: nested(MAX_JSON_DEPTH),
+      headers: { 'content-type': 'application/json' },
+    });
+    assert.equal(atLimit.statusCode, 202, atLimit.body);
+    assert.equal(atLimit.data.rejected[0].index, 0);
+    // Brackets inside strings are text, not nesting.
+    const inText = await call(ctx.app, 'POST', '/api/user/api-keys', {
+      key,
+      body: JSON.stringify({ name: `${'['.repeat(90)}"\\{{{{` }),
+      headers: { 'content-type': 'application/json' },
+    });
+    assert.equal(inText.statusCode, 201, inText.body);
   });
 
   test('query and path values are parsed, and a bad one answers 400 naming it', async () => {

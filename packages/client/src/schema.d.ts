@@ -3125,7 +3125,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Case-insensitive text in the trend name. */
+                    /** @description Case-insensitive text in the trend name; accents are optional (`Zürich` finds `Zurich`). */
                     search?: string;
                     /** @description Category name (`Technology/AI`) or slug (`technology-ai`); a parent matches its children. */
                     category?: string;

@@ -104,14 +104,18 @@ export class SignalsService {
     }));
   }
 
-  async ingest(items: unknown[]): Promise<IngestResult> {
+  /**
+   * Stores the valid items. `validated`: the caller already checked every item against SignalInput with the
+   * same validator (the route's body schema, when it reported no error), so they are not checked again.
+   */
+  async ingest(items: unknown[], options: { validated?: boolean } = {}): Promise<IngestResult> {
     const now = this.clock.now();
     const rejected: IngestResult['rejected'] = [];
     const rows: NewSignal[] = [];
     const seen = new Set<string>();
     let duplicatesInBatch = 0;
     items.forEach((item, index) => {
-      if (!validateItem(item)) {
+      if (options.validated !== true && !validateItem(item)) {
         const errors = fieldErrors(validateItem.errors ?? [], `signals[${index}]`);
         rejected.push({ index, detail: errors.map((e) => `${e.path} ${e.message}`).join('; ') });
         return;

@@ -195,7 +195,24 @@ function foldPlural(word: string): string {
   return word.slice(0, -1);
 }
 
-/** NFKC'd, camel-split, case-folded, plural-folded word tokens (no stop-word filtering). */
+/** Combining accents on Latin letters, as NFD spells them (`é` = `e` + U+0301). */
+const LATIN_ACCENTED = /([a-z])[\u0300-\u036f]+/g;
+const NON_ASCII = /[^\p{ASCII}]/u;
+
+/**
+ * Drops the accents of Latin letters (`pokémon` → `pokemon`, `mégantic` → `megantic`, `año` → `ano`), as
+ * search on social platforms does, so a name typed with and without them is one trend. Letters of other
+ * scripts keep their marks (`й`, Devanagari vowel signs), and letters that are not a base plus an accent (`ø`,
+ * `ł`, `æ`) stay as they are. Migration 0023 folded the keys stored before with the same rule.
+ */
+export function foldLatinAccents(lower: string): string {
+  if (!NON_ASCII.test(lower)) return lower;
+  const decomposed = lower.normalize('NFD');
+  const folded = decomposed.replace(LATIN_ACCENTED, '$1');
+  return folded === decomposed ? lower : folded.normalize('NFC');
+}
+
+/** NFKC'd, camel-split, case-folded, accent-folded (Latin), plural-folded word tokens (no stop-word filtering). */
 function tokensOf(text: string): string[] {
   // Full case folding beyond toLowerCase for the two letters that matter in practice: ß and dotted İ.
   const folded = splitCamel(text)
@@ -207,17 +224,29 @@ function tokensOf(text: string): string[] {
     .replace(POSSESSIVE, '')
     .replace(DOTTED_ACRONYM, (m) => m.replaceAll('.', ''))
     .replace(/['’‘`´]/g, '');
+  // Only a text with non-ASCII letters has accents to fold (most texts: none, and no per-word check).
+  const fold = NON_ASCII.test(prepared) ? foldWord : foldPlural;
   const out: string[] = [];
   for (const match of prepared.matchAll(WORD)) {
     const word = match[0];
     const split = LETTERS_THEN_DIGITS.exec(word);
     if (split) {
-      out.push(foldPlural(split[1]), split[2]);
+      out.push(fold(split[1]), split[2]);
     } else {
-      out.push(foldPlural(word));
+      out.push(fold(word));
     }
   }
   return out;
+}
+
+/**
+ * A word accent-folded, or plural-folded when it has no Latin accents: English plural rules never applied to
+ * accented words (`cafés`, `años`), and still do not once their accents are gone, so a stored key folds to
+ * the key the code computes (migration 0023 folds accents only).
+ */
+function foldWord(word: string): string {
+  const unaccented = foldLatinAccents(word);
+  return unaccented === word ? foldPlural(word) : unaccented;
 }
 
 const STOP_PHRASE_KEYS: ReadonlySet<string> = new Set(STOP_PHRASES.map((p) => tokensOf(p).join(' ')));

@@ -86,7 +86,11 @@ const DateRange = {
 
 export const TrendListQuery = StrictObject({
   search: Type.Optional(
-    Type.String({ minLength: 1, maxLength: 200, description: 'Case-insensitive text in the trend name.' }),
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: 'Case-insensitive text in the trend name; accents are optional (`Zürich` finds `Zurich`).',
+    }),
   ),
   category: Type.Optional(
     Type.String({

@@ -12,6 +12,7 @@ import {
 import type { Database, DB, Executor } from '../../database.ts';
 import type { Dialect } from '../../platform/db/index.ts';
 import { containsPattern, likeEscape } from '../../platform/db/like.ts';
+import { foldLatinAccents } from './keys.ts';
 import type {
   TrendHourlyTable,
   TrendMetricsTable,
@@ -181,9 +182,11 @@ function trendFilter(filter: ListFilter): (eb: ExpressionBuilder<any, any>) => E
     if (filter.categories !== undefined) parts.push(eb('t.category', 'in', filter.categories));
     if (filter.search !== undefined) {
       const pattern = containsPattern(filter.search);
+      // Keys are accent-folded: "Pokémon" finds the key `pokemon`.
+      const keyPattern = containsPattern(foldLatinAccents(filter.search.toLowerCase()));
       parts.push(
         eb.or([
-          sql<SqlBool>`t.key like ${pattern} escape '\\'`,
+          sql<SqlBool>`t.key like ${keyPattern} escape '\\'`,
           sql<SqlBool>`lower(t.title) like ${pattern} escape '\\'`,
         ]),
       );

@@ -2,7 +2,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
+import {
+  Kysely,
+  type MigrationResultSet,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+  type Transaction,
+} from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../../config.ts';
 import type { Dialect } from './migrations/helpers.ts';
@@ -125,9 +133,7 @@ function withStatementCache(sqlite: SQLite.Database) {
   };
 }
 
-export async function migrateToLatest<T extends PlatformTables>(
-  handle: DatabaseHandle<T>,
-): Promise<string[]> {
+async function migratorFor<T extends PlatformTables>(handle: DatabaseHandle<T>): Promise<Migrator> {
   // Name the schema explicitly: Kysely's existence checks would otherwise see migration tables of other
   // schemas in the same PostgreSQL database.
   let migrationTableSchema: string | undefined;
@@ -135,17 +141,38 @@ export async function migrateToLatest<T extends PlatformTables>(
     const row = await sql<{ schema: string }>`select current_schema() as schema`.execute(handle.db);
     migrationTableSchema = row.rows[0]?.schema;
   }
-  const migrator = new Migrator({
+  return new Migrator({
     db: handle.db,
     provider: migrationProvider(handle.dialect),
     migrationTableSchema,
   });
+}
+
+export async function migrateToLatest<T extends PlatformTables>(
+  handle: DatabaseHandle<T>,
+): Promise<string[]> {
+  return migrate(handle, (migrator) => migrator.migrateToLatest());
+}
+
+/** Migrates up or down to the named migration (tests that start from an older schema use it). */
+export async function migrateTo<T extends PlatformTables>(
+  handle: DatabaseHandle<T>,
+  migrationName: string,
+): Promise<string[]> {
+  return migrate(handle, (migrator) => migrator.migrateTo(migrationName));
+}
+
+async function migrate<T extends PlatformTables>(
+  handle: DatabaseHandle<T>,
+  step: (migrator: Migrator) => Promise<MigrationResultSet>,
+): Promise<string[]> {
+  const migrator = await migratorFor(handle);
   // Kysely's table check scans every schema's catalog (has_schema_privilege per schema), which fails with
   // 3F000 when another schema is dropped at that moment (other deployments or test runs on the same
   // database), or 42P01/42703 for a table or column dropped mid-scan; nothing was migrated then, so the check
   // is simply asked again.
   for (let attempt = 1; ; attempt++) {
-    const { error, results } = await migrator.migrateToLatest();
+    const { error, results } = await step(migrator);
     if (!error) return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
     // 3F000 schema, 42P01 table, 42703 column: an object dropped between the catalogue scan's steps.
     const code = (error as { code?: string }).code ?? '';

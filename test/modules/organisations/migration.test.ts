@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { Database } from '../../../src/database.ts';
-import { migrateToLatest, openDatabase } from '../../../src/platform/db/index.ts';
-import { migrationProvider } from '../../../src/platform/db/migrations/index.ts';
+import { migrateTo, migrateToLatest, openDatabase } from '../../../src/platform/db/index.ts';
 import { buildTestApp, call } from '../../helpers/app.ts';
 import { createTestDatabase } from '../../helpers/db.ts';
 
@@ -12,18 +11,7 @@ test('the migration gives every existing user an organisation of their own, as o
   t.after(() => database.drop());
   const handle = openDatabase<Database>(database.config);
   try {
-    let migrationTableSchema: string | undefined;
-    if (handle.dialect === 'postgres') {
-      const row = await sql<{ schema: string }>`select current_schema() as schema`.execute(handle.db);
-      migrationTableSchema = row.rows[0]?.schema;
-    }
-    const migrator = new Migrator({
-      db: handle.db,
-      provider: migrationProvider(handle.dialect),
-      migrationTableSchema,
-    });
-    const before = await migrator.migrateTo('0012_blog_tags');
-    assert.equal(before.error, undefined);
+    await migrateTo(handle, '0012_blog_tags');
     const at = Date.parse('2026-01-02T03:04:05Z');
     const user = (email: string, role: string, fullName: string | null) => ({
       email,

@@ -22,6 +22,7 @@ import { idempotencyKeyOwner } from './0019_idempotency_key_owner.ts';
 import { leases } from './0020_leases.ts';
 import { lookupIndexes } from './0021_lookup_indexes.ts';
 import { leftOrganisation } from './0022_left_organisation.ts';
+import { accentFoldedKeys } from './0023_accent_folded_keys.ts';
 import type { Dialect } from './helpers.ts';
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -50,6 +51,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0020_leases': leases(dialect),
         '0021_lookup_indexes': lookupIndexes(dialect),
         '0022_left_organisation': leftOrganisation(dialect),
+        '0023_accent_folded_keys': accentFoldedKeys(dialect),
       };
     },
   };
