@@ -48,6 +48,7 @@ import {
   createNlpPool,
   MetricsRecomputer,
   type NlpPool,
+  RedisEvidence,
   TrendEngine,
   TrendProcessor,
   TrendsService,
@@ -161,7 +162,15 @@ export async function composeServices(input: CompositionInput): Promise<Composit
   const trendsStore = new TrendsStore(db, dialect, handle.reader);
   const signalsStore = new SignalsStore(db);
   const nlp = createNlpPool(config.nlpWorkerThreads);
-  const trendProcessor = new TrendProcessor(trendsStore, clock, nlp);
+  // Evidence units are shared through Redis when it is configured (several instances process signals).
+  const trendProcessor = new TrendProcessor(trendsStore, clock, nlp, {
+    sharedEvidence: redis ? new RedisEvidence(redis, config.redisKeyPrefix, clock) : undefined,
+    onSharedEvidenceError: (error) =>
+      log.warn(
+        { err: error },
+        'shared evidence (Redis) unavailable: this batch is judged by this instance alone',
+      ),
+  });
   const trends = new TrendsService(trendsStore, clock);
   const signals = new SignalsService(signalsStore, clock, () => engine.wake(), config.ingestMaxPending);
 

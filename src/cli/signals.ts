@@ -3,9 +3,10 @@
 import type { Config } from '../config.ts';
 import type { Database } from '../database.ts';
 import { SignalsService, SignalsStore } from '../modules/signals/index.ts';
-import { createNlpPool, TrendProcessor, TrendsStore } from '../modules/trends/index.ts';
+import { createNlpPool, RedisEvidence, TrendProcessor, TrendsStore } from '../modules/trends/index.ts';
 import { systemClock } from '../platform/clock.ts';
 import { migrateToLatest, openDatabase } from '../platform/db/index.ts';
+import { connectRedis } from '../platform/redis.ts';
 import { Progress } from './progress.ts';
 
 const MINUTE_MS = 60_000;
@@ -26,18 +27,28 @@ export async function withSignals<T>(config: Config, work: (tools: SignalTools) 
   const handle = openDatabase<Database>(config.database);
   // Analysis in worker threads, as in the service: the CLI's own thread writes to the database.
   const nlp = createNlpPool(config.nlpWorkerThreads);
+  let redis: Awaited<ReturnType<typeof connectRedis>> | undefined;
   try {
     await migrateToLatest(handle);
+    // Evidence units are shared with running instances through Redis when it is configured, as they share them.
+    redis = config.redisUrl ? await connectRedis(config.redisUrl, 'cli') : undefined;
     const trends = new TrendsStore(handle.db, handle.dialect);
     const signalsStore = new SignalsStore(handle.db);
     return await work({
       signals: new SignalsService(signalsStore, systemClock),
       signalsStore,
       trends,
-      processor: new TrendProcessor(trends, systemClock, nlp),
+      processor: new TrendProcessor(trends, systemClock, nlp, {
+        sharedEvidence: redis ? new RedisEvidence(redis, config.redisKeyPrefix, systemClock) : undefined,
+        onSharedEvidenceError: (error) =>
+          process.stderr.write(
+            `shared evidence (Redis) unavailable, judged by this process alone: ${error}\n`,
+          ),
+      }),
     });
   } finally {
     await nlp.close();
+    redis?.disconnect();
     await handle.close();
   }
 }

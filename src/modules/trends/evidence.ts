@@ -5,13 +5,15 @@
 // (feeds, the API without `author`) counts in full: nothing says two of them share an account.
 //
 // The units already counted are kept in memory by the processor (`EvidenceTracker`), for the last few hours
-// and up to a bound per hour, as 32-bit hashes: a restart forgets them (an account can count once more in
-// that hour), and each ingest process keeps its own.
+// and up to a bound per hour, as 32-bit hashes. With REDIS_URL set they are also shared through Redis
+// (`SharedEvidence`, evidence-store.ts): every instance, and an instance after a restart, knows what the others
+// counted. Without it a restart forgets them (an account can count once more in that hour) and each process
+// keeps its own.
 
 /** Hours of units kept: the newest hour seen and the two before it. Older mentions count in full. */
-const EVIDENCE_HOURS_KEPT = 3;
+export const EVIDENCE_HOURS_KEPT = 3;
 /** Units kept per hour (≈ 10 MB); past it, new units are not remembered and their mentions count in full. */
-const EVIDENCE_UNITS_PER_HOUR = 500_000;
+export const EVIDENCE_UNITS_PER_HOUR = 500_000;
 
 const URL = /\b[a-z][a-z0-9+.-]*:\/\/\S*|\bwww\.\S+/g;
 const HANDLE = /(?<![\p{L}\p{N}_])@[\p{L}\p{N}_]+/gu;
@@ -54,8 +56,22 @@ export function signalFingerprint(text: string, title?: string | null): number {
   return hash32(textFingerprint(title ? `${title} ${text}` : text));
 }
 
-/** The units a batch counted, to be remembered once the batch is committed. */
-export type EvidenceBatch = Map<number, Set<number>>;
+/** Units by UTC hour. */
+export type EvidenceUnits = Map<number, Set<number>>;
+
+/** What a batch counted (`staged`, remembered once committed) and what other processes had counted. */
+export interface EvidenceBatch {
+  staged: EvidenceUnits;
+  elsewhere: ReadonlyMap<number, ReadonlySet<number>>;
+}
+
+/** Evidence units shared between processes (Redis when configured). */
+export interface SharedEvidence {
+  /** Of the units asked about, by hour, those another process (or this one before a restart) shared. */
+  counted(units: EvidenceUnits): Promise<EvidenceUnits>;
+  /** Shares a committed batch's units. */
+  share(units: EvidenceUnits): Promise<void>;
+}
 
 /**
  * Remembers which accounts and texts already counted for each trend in the last hours. `admit` judges a
@@ -66,9 +82,9 @@ export class EvidenceTracker {
   private readonly hours = new Map<number, Set<number>>();
   private newest = Number.NEGATIVE_INFINITY;
 
-  /** A new batch to `admit` mentions into. */
-  batch(): EvidenceBatch {
-    return new Map();
+  /** A new batch to `admit` mentions into; `elsewhere`: units other processes counted (SharedEvidence). */
+  batch(elsewhere: ReadonlyMap<number, ReadonlySet<number>> = new Map()): EvidenceBatch {
+    return { staged: new Map(), elsewhere };
   }
 
   /**
@@ -87,13 +103,21 @@ export class EvidenceTracker {
     const accountUnit = hash32(account, hash32(key, 0x1234567));
     const textUnit = (hash32(key, 0x7654321) ^ fingerprint) >>> 0;
     const kept = this.hours.get(hour);
-    let staged = batch.get(hour);
-    if (kept?.has(accountUnit) || kept?.has(textUnit) || staged?.has(accountUnit) || staged?.has(textUnit)) {
+    let staged = batch.staged.get(hour);
+    const elsewhere = batch.elsewhere.get(hour);
+    if (
+      kept?.has(accountUnit) ||
+      kept?.has(textUnit) ||
+      staged?.has(accountUnit) ||
+      staged?.has(textUnit) ||
+      elsewhere?.has(accountUnit) ||
+      elsewhere?.has(textUnit)
+    ) {
       return false;
     }
     if (!staged) {
       staged = new Set();
-      batch.set(hour, staged);
+      batch.staged.set(hour, staged);
     }
     staged.add(accountUnit);
     staged.add(textUnit);
@@ -102,7 +126,7 @@ export class EvidenceTracker {
 
   /** Remembers a committed batch's units and forgets hours older than the kept window. */
   commit(batch: EvidenceBatch): void {
-    for (const [hour, units] of batch) {
+    for (const [hour, units] of [...batch.staged, ...batch.elsewhere]) {
       if (hour > this.newest) this.newest = hour;
       let kept = this.hours.get(hour);
       if (!kept) {

@@ -8,6 +8,7 @@ export {
   type TrendEvents,
   type VelocityCrossedData,
 } from './events.ts';
+export { RedisEvidence } from './evidence-store.ts';
 export { extractCandidates } from './extraction.ts';
 export { normaliseKey, normaliseTokens } from './keys.ts';
 export {

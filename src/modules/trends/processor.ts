@@ -10,7 +10,7 @@ import type { Clock } from '../../platform/clock.ts';
 import { TimeSlicer, yieldToEventLoop } from '../../platform/scheduling.ts';
 import type { SignalAnalysis } from './analysis.ts';
 import { categorise } from './categories.ts';
-import { type EvidenceBatch, EvidenceTracker } from './evidence.ts';
+import { type EvidenceBatch, EvidenceTracker, type EvidenceUnits, type SharedEvidence } from './evidence.ts';
 import { titleFrom } from './extraction.ts';
 import { containedNames } from './keys.ts';
 import { HOUR_MS, METRIC_CONSTANTS } from './metrics.ts';
@@ -64,6 +64,13 @@ export interface DrainResult extends ProcessResult {
   backlog: boolean;
 }
 
+interface TrendProcessorOptions {
+  /** Evidence units shared with other instances (Redis); without it each process judges by its own memory. */
+  sharedEvidence?: SharedEvidence;
+  /** Told when the shared evidence cannot be read or written; the batch goes on with this process's memory. */
+  onSharedEvidenceError?: (error: unknown) => void;
+}
+
 export class TrendProcessor {
   private readonly evidence = new EvidenceTracker();
 
@@ -71,6 +78,7 @@ export class TrendProcessor {
     private readonly store: TrendsStore,
     private readonly clock: Clock,
     private readonly nlp: NlpPool = new InProcessNlp(),
+    private readonly options: TrendProcessorOptions = {},
   ) {}
 
   /** Processes up to `limit` pending signals; returns what it did (0 signals = nothing was pending). */
@@ -104,6 +112,12 @@ export class TrendProcessor {
     const names = await this.namesFor(analyses);
     let batch = this.evidence.batch();
     let byKey = this.accumulate(pending, analyses, names, batch);
+    // Units another instance counted meanwhile make their mentions no evidence here: the batch is built again.
+    const elsewhere = await this.countedElsewhere(batch.staged);
+    if (elsewhere.size > 0) {
+      batch = this.evidence.batch(elsewhere);
+      byKey = this.accumulate(pending, analyses, names, batch);
+    }
     const now = this.clock.now();
     await this.store.transaction(async (trx) => {
       // Claim first: a signal another process counted meanwhile must not be counted twice.
@@ -114,7 +128,7 @@ export class TrendProcessor {
       );
       if (claimed.size < pending.length) {
         const keep = pending.map((s) => claimed.has(s.id));
-        batch = this.evidence.batch();
+        batch = this.evidence.batch(batch.elsewhere);
         byKey = this.accumulate(
           pending.filter((_, i) => keep[i]),
           analyses.filter((_, i) => keep[i]),
@@ -176,9 +190,31 @@ export class TrendProcessor {
     });
     // Only a committed batch's units are remembered: a rolled-back one counts nothing twice.
     this.evidence.commit(batch);
+    await this.shareEvidence(batch.staged);
     let mentions = 0;
     for (const acc of byKey.values()) mentions += acc.mentions;
     return { signals: pending.length, trends: byKey.size, mentions };
+  }
+
+  private async countedElsewhere(units: EvidenceUnits): Promise<EvidenceUnits> {
+    const shared = this.options.sharedEvidence;
+    if (!shared || units.size === 0) return new Map();
+    try {
+      return await shared.counted(units);
+    } catch (error) {
+      this.options.onSharedEvidenceError?.(error);
+      return new Map();
+    }
+  }
+
+  private async shareEvidence(units: EvidenceUnits): Promise<void> {
+    const shared = this.options.sharedEvidence;
+    if (!shared || units.size === 0) return;
+    try {
+      await shared.share(units);
+    } catch (error) {
+      this.options.onSharedEvidenceError?.(error);
+    }
   }
 
   /**
