@@ -34,6 +34,8 @@ const TYPE_RANK: Record<string, number> = { hashtag: 3, entity: 2, keyword: 1 };
  * mentions (stored, or in the batch being processed).
  */
 const ESTABLISHED_NAME_MENTIONS = 3;
+/** After the shared evidence fails, batches are judged by this process alone for this long. */
+const SHARED_EVIDENCE_PAUSE_MS = 5_000;
 
 interface Accumulated {
   type: string;
@@ -67,12 +69,16 @@ export interface DrainResult extends ProcessResult {
 interface TrendProcessorOptions {
   /** Evidence units shared with other instances (Redis); without it each process judges by its own memory. */
   sharedEvidence?: SharedEvidence;
-  /** Told when the shared evidence cannot be read or written; the batch goes on with this process's memory. */
+  /**
+   * Told when the shared evidence cannot be read or written; the batch goes on with this process's memory, and so
+   * do the batches of the next 5 s.
+   */
   onSharedEvidenceError?: (error: unknown) => void;
 }
 
 export class TrendProcessor {
   private readonly evidence = new EvidenceTracker();
+  private sharedEvidencePausedUntil = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly store: TrendsStore,
@@ -196,24 +202,35 @@ export class TrendProcessor {
     return { signals: pending.length, trends: byKey.size, mentions };
   }
 
+  /** The shared evidence, unless it failed within the last SHARED_EVIDENCE_PAUSE_MS. */
+  private sharedEvidence(): SharedEvidence | undefined {
+    return this.clock.now() < this.sharedEvidencePausedUntil ? undefined : this.options.sharedEvidence;
+  }
+
+  private sharedEvidenceFailed(error: unknown): void {
+    // A Redis that hangs costs its command timeout per call: batches go on without it for a while.
+    this.sharedEvidencePausedUntil = this.clock.now() + SHARED_EVIDENCE_PAUSE_MS;
+    this.options.onSharedEvidenceError?.(error);
+  }
+
   private async countedElsewhere(units: EvidenceUnits): Promise<EvidenceUnits> {
-    const shared = this.options.sharedEvidence;
+    const shared = this.sharedEvidence();
     if (!shared || units.size === 0) return new Map();
     try {
       return await shared.counted(units);
     } catch (error) {
-      this.options.onSharedEvidenceError?.(error);
+      this.sharedEvidenceFailed(error);
       return new Map();
     }
   }
 
   private async shareEvidence(units: EvidenceUnits): Promise<void> {
-    const shared = this.options.sharedEvidence;
+    const shared = this.sharedEvidence();
     if (!shared || units.size === 0) return;
     try {
       await shared.share(units);
     } catch (error) {
-      this.options.onSharedEvidenceError?.(error);
+      this.sharedEvidenceFailed(error);
     }
   }
 

@@ -131,10 +131,15 @@ describe('evidence shared between instances', () => {
     });
     await post(a, 'ann', 'kestreloffline');
     await post(a, 'ann', 'kestreloffline');
-    assert.deepEqual(await evidenceOf('kestreloffline'), { mentions: 2, evidence: 1 });
-    // The first batch asked and shared (two failures); the second staged nothing new, so it asked nothing.
-    assert.equal(errors.length, 2);
+    await post(a, 'bob', 'kestreloffline');
+    assert.deepEqual(await evidenceOf('kestreloffline'), { mentions: 3, evidence: 2 });
+    // One failure, then 5 s without asking (a hanging Redis would cost its timeout on every batch).
+    assert.equal(errors.length, 1);
     assert.match(String(errors[0]), /Connection is closed/);
+    clock.advance(5_000);
+    await post(a, 'cid', 'kestreloffline');
+    assert.equal(errors.length, 2);
+    clock.set(NOW);
   });
 
   test('through Redis: two instances and a restart share the units', {
