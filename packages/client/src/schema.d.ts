@@ -18128,7 +18128,7 @@ export interface paths {
         put?: never;
         /**
          * Model Context Protocol (Streamable HTTP, stateless)
-         * @description JSON-RPC 2.0 messages of the Model Context Protocol (`initialize`, `tools/list`, `tools/call`, `resources/read`, `prompts/get`, …), answered as JSON. Authenticated with the same API keys as every route (a missing or bad key is a 401 before any MCP message); each tool call, resource read or prompt counts as one request against the daily quota, with the permission of the route it wraps (tools that change state need `write`); in a batch, each counted call after the first also takes one from the key's per-second burst limit (refused with `rate_limited`). Stateless: GET and DELETE answer 405. See docs/mcp.md.
+         * @description JSON-RPC 2.0 messages of the Model Context Protocol (`initialize`, `tools/list`, `tools/call`, `resources/list`, `resources/read`, `prompts/get`, …), answered as JSON. Authenticated with the same API keys as every route (a missing or bad key is a 401 before any MCP message); each tool call, resource list or read, or prompt counts as one request against the daily quota, with the permission of the route it wraps (tools that change state need `write`); in a batch, each counted call after the first also takes one from the key's per-second burst limit (refused with `rate_limited`). Stateless: GET and DELETE answer 405. See docs/mcp.md.
          */
         post: {
             parameters: {

@@ -1,6 +1,6 @@
 // `/mcp`: the Model Context Protocol over Streamable HTTP, stateless (a server and transport per request, JSON
 // answers, no session). The route's own access hook authenticates the key first, so a missing or bad key is an
-// HTTP 401 before any MCP message; each tool call, resource read or prompt is then charged as one request.
+// HTTP 401 before any MCP message; each tool call, resource list or read, or prompt is then charged as one request.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import {
@@ -91,7 +91,13 @@ export async function mcpRoutes(
         ...(outcome.ok ? {} : { isError: true }),
       };
     });
-    server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [] }));
+    server.setRequestHandler(ListResourcesRequestSchema, async () => {
+      try {
+        return { resources: await tools.listResources(caller) };
+      } catch (error) {
+        throw asMcpError(error);
+      }
+    });
     server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
       resourceTemplates: [...RESOURCE_TEMPLATES],
     }));
@@ -130,8 +136,9 @@ export async function mcpRoutes(
         summary: 'Model Context Protocol (Streamable HTTP, stateless)',
         description:
           'JSON-RPC 2.0 messages of the Model Context Protocol (`initialize`, `tools/list`, `tools/call`, ' +
-          '`resources/read`, `prompts/get`, …), answered as JSON. Authenticated with the same API keys as every ' +
-          'route (a missing or bad key is a 401 before any MCP message); each tool call, resource read or prompt ' +
+          '`resources/list`, `resources/read`, `prompts/get`, …), answered as JSON. Authenticated with the same ' +
+          'API keys as every route (a missing or bad key is a 401 before any MCP message); each tool call, ' +
+          'resource list or read, or prompt ' +
           'counts as one request against the daily quota, with the permission of the route it wraps (tools that ' +
           'change state need `write`); in a batch, each counted call after the first also takes one from the ' +
           "key's per-second burst limit (refused with `rate_limited`). Stateless: GET and DELETE answer 405. " +

@@ -1,6 +1,6 @@
 // What the MCP endpoint does for a caller: run a tool, read a resource, build the `brief_me_on` prompt. Every
 // answer comes from the API's own routes, called in process with the caller's key (`Forward`), so permissions,
-// tenant walls, validation and response shapes are the routes'; each tool call, resource read or prompt is
+// tenant walls, validation and response shapes are the routes'; each tool call, resource list or read, or prompt is
 // charged as one request (`meter`), and the forwarded calls are not charged again.
 import type { Clock } from '../../platform/clock.ts';
 import type { RouteCatalogue } from '../../platform/route-catalogue.ts';
@@ -90,6 +90,17 @@ export const RESOURCE_TEMPLATES = [
     mimeType: 'application/json',
   },
 ] as const;
+
+/** How many trends, and how many crisis events, `resources/list` names. */
+const RESOURCES_LISTED = 20;
+
+interface ListedResource {
+  uri: string;
+  name: string;
+  title: string;
+  description: string;
+  mimeType: string;
+}
 
 export const BRIEF_PROMPT = {
   name: 'brief_me_on',
@@ -295,6 +306,44 @@ export class McpTools {
       match[1] === 'trends' ? `/api/trends/${match[2]}` : `/api/intelligence/crisis-events/${match[2]}`;
     const body = await ok(caller.forward({ method: 'GET', path }));
     return { uri, mimeType: 'application/json', text: JSON.stringify(body) };
+  }
+
+  /**
+   * `resources/list`: the fastest trends of the last 24 hours and the caller's active crisis events (up to
+   * RESOURCES_LISTED of each), as resources of the two templates; charged as one request.
+   */
+  async listResources(caller: Caller): Promise<ListedResource[]> {
+    await caller.meter();
+    const trends = (await ok(
+      caller.forward({
+        method: 'GET',
+        path: '/api/trends',
+        query: { sort_by: 'velocity', period: '24h', limit: RESOURCES_LISTED },
+      }),
+    )) as { trends?: { id: number; title: string; velocity_score: number; lifecycle_stage: string }[] };
+    const crises = (await ok(
+      caller.forward({
+        method: 'GET',
+        path: '/api/intelligence/crisis-events',
+        query: { status: 'active', limit: RESOURCES_LISTED },
+      }),
+    )) as { events?: { id: number; title: string; severity: string; detected_at: string }[] };
+    return [
+      ...(trends.trends ?? []).map((t) => ({
+        uri: `crestwatch://trends/${t.id}`,
+        name: `trend-${t.id}`,
+        title: t.title,
+        description: `Trend, velocity_score ${t.velocity_score}, ${t.lifecycle_stage}.`,
+        mimeType: 'application/json',
+      })),
+      ...(crises.events ?? []).map((e) => ({
+        uri: `crestwatch://crisis-events/${e.id}`,
+        name: `crisis-event-${e.id}`,
+        title: e.title,
+        description: `Active crisis event, ${e.severity} severity, detected ${e.detected_at}.`,
+        mimeType: 'application/json',
+      })),
+    ];
   }
 
   /** The facts for `brief_me_on(topic)`, charged as one request. */

@@ -170,6 +170,47 @@ describe('MCP server at /mcp', () => {
     ]);
   });
 
+  test('resources/list names the fastest trends and your active crisis events, counted as one request', async () => {
+    const owner = await createUser(ctx, 'enterprise', ['read']);
+    const stranger = await createUser(ctx, 'enterprise', ['read']);
+    const id = await insertCrisisEvent(ctx, {
+      userId: owner.userId,
+      title: 'Harbor Bridge',
+      keywords: ['harbor'],
+    });
+    const hidden = await insertCrisisEvent(ctx, {
+      userId: stranger.userId,
+      title: 'Not yours',
+      keywords: ['x'],
+    });
+    const client = await connect(owner.key);
+    await ctx.app.services.usage.flush();
+    const before = (await call(ctx.app, 'GET', '/api/user/api-usage', { key: owner.key })).data.summary;
+    const { resources } = await client.listResources();
+    await ctx.app.services.usage.flush();
+    const after = (await call(ctx.app, 'GET', '/api/user/api-usage', { key: owner.key })).data.summary;
+    // One for the list; the usage reads themselves are exempt.
+    assert.equal(after.requests_today - before.requests_today, 1);
+
+    const http = await call(ctx.app, 'GET', '/api/trends?sort_by=velocity&period=24h&limit=20', {
+      key: owner.key,
+    });
+    const trendUris = http.data.trends.map((t: Json) => `crestwatch://trends/${t.id}`);
+    assert.ok(trendUris.length >= 3);
+    assert.deepEqual(
+      resources.map((r) => r.uri),
+      [...trendUris, `crestwatch://crisis-events/${id}`],
+    );
+    assert.ok(!resources.some((r) => r.uri === `crestwatch://crisis-events/${hidden}`));
+    const event = resources.at(-1)!;
+    assert.equal(event.title, 'Harbor Bridge');
+    assert.equal(event.mimeType, 'application/json');
+    assert.match(String(event.description), /Active crisis event, \w+ severity/);
+    // Every listed resource reads.
+    const read = await client.readResource({ uri: resources[0]!.uri });
+    assert.equal(JSON.parse(String((read.contents[0] as Json).text)).id, http.data.trends[0].id);
+  });
+
   test('bad arguments are tool errors naming the field, never silently dropped', async () => {
     const user = await createUser(ctx, 'enterprise', ['read']);
     const client = await connect(user.key);
