@@ -241,9 +241,14 @@ export async function runIngestScenario(_settings: BenchSettings): Promise<numbe
           PLANS: JSON.stringify({ enterprise: { burst_per_second: 1_000_000 } }),
         },
       },
-      process.env.BENCH_PROFILE_DIR
-        ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] }
-        : {},
+      {
+        nodeArgs: [
+          ...(process.env.BENCH_PROFILE_DIR
+            ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`]
+            : []),
+          ...(process.env.BENCH_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? []),
+        ],
+      },
     );
     progress('posting…');
     const cpuBefore = threadCpuSeconds(target.pid);

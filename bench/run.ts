@@ -16,7 +16,8 @@
 //
 // Environment: BENCH_DURATION (s, default 5), BENCH_CONNECTIONS (default 50), BENCH_WARMUP (s, default 2),
 // BENCH_PIPELINING (default 1), BENCH_ROUNDS (default 3), BENCH_PROFILE_DIR (write V8 CPU profiles of both
-// servers under it; profiling slows them, so the ratio of such a run means little).
+// servers under it; profiling slows them, so the ratio of such a run means little), BENCH_NODE_ARGS (Node/V8
+// flags for the Crestwatch process of the ingest scenario, to try runtime settings, e.g. --single-threaded-gc).
 import os from 'node:os';
 import path from 'node:path';
 import { generateApiKey } from '../src/modules/accounts/index.ts';

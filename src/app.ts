@@ -339,6 +339,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       'status-checks',
     );
     engine.start(1000, (error) => app.log.warn({ err: error }, 'trend engine failed'));
+    // The NLP threads load their model now, not when the first signals are waiting for them.
+    nlp.warm().catch((error) => app.log.warn({ err: error }, 'NLP threads failed to start'));
     every(60_000, () => services.dataExports.scheduleDue(), 'scheduled exports', 'scheduled-exports');
     const noticeExpiringKeys = every(
       3600_000,

@@ -81,6 +81,8 @@ export interface ServiceOverrides {
   insights?: NonNullable<AdsDeps['insights']>;
   /** The crisis gate the ad integrations consult before a preview. */
   crisisGate?: Pick<CrisisService, 'blockingEventFor'>;
+  /** Where signals are analysed (by default worker threads, NLP_WORKER_THREADS). */
+  nlp?: NlpPool;
 }
 
 interface CompositionInput {
@@ -161,7 +163,7 @@ export async function composeServices(input: CompositionInput): Promise<Composit
   // Trends and signals.
   const trendsStore = new TrendsStore(db, dialect, handle.reader);
   const signalsStore = new SignalsStore(db);
-  const nlp = createNlpPool(config.nlpWorkerThreads);
+  const nlp = overrides.nlp ?? createNlpPool(config.nlpWorkerThreads);
   // Evidence units are shared through Redis when it is configured (several instances process signals).
   const trendProcessor = new TrendProcessor(trendsStore, clock, nlp, {
     sharedEvidence: redis ? new RedisEvidence(redis, config.redisKeyPrefix, clock) : undefined,

@@ -6,13 +6,29 @@ import type { SignalText } from './extraction.ts';
 
 export interface NlpPool {
   analyse(signals: SignalText[]): Promise<SignalAnalysis[]>;
+  /**
+   * Starts the threads and loads the language model now, so that the first batch does not wait for them (the
+   * server calls it at start; a CLI command does not). Resolves once they are ready.
+   */
+  warm(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** What a warm-up analyses: enough to run the whole analysis once. */
+const WARM_UP_SIGNAL: SignalText = {
+  text: 'Warm-up text about Crestwatch',
+  title: null,
+  keywords: null,
+  lang: 'en',
+};
 
 export class InProcessNlp implements NlpPool {
   async analyse(signals: SignalText[]): Promise<SignalAnalysis[]> {
     return analyseBatch(signals);
   }
+
+  /** Analysis in the calling thread loads the model with its first batch: warming would block this thread. */
+  async warm(): Promise<void> {}
 
   async close(): Promise<void> {}
 }
@@ -24,8 +40,17 @@ export class InProcessNlp implements NlpPool {
  */
 export class ThreadedNlp implements NlpPool {
   private pool: Piscina | null = null;
+  private warming: Promise<void> | null = null;
 
   constructor(private readonly threads: number) {}
+
+  warm(): Promise<void> {
+    // One task per thread: each is answered once a thread has loaded the model.
+    this.warming ??= this.analyse(Array.from({ length: this.threads }, () => WARM_UP_SIGNAL)).then(
+      () => undefined,
+    );
+    return this.warming;
+  }
 
   async analyse(signals: SignalText[]): Promise<SignalAnalysis[]> {
     if (signals.length === 0) return [];
@@ -42,8 +67,11 @@ export class ThreadedNlp implements NlpPool {
   }
 
   async close(): Promise<void> {
+    // Threads are never torn down while loading (that can end the process by a signal).
+    await this.warming?.catch(() => undefined);
     await this.pool?.destroy();
     this.pool = null;
+    this.warming = null;
   }
 }
 

@@ -34,6 +34,8 @@ const TYPE_RANK: Record<string, number> = { hashtag: 3, entity: 2, keyword: 1 };
  * mentions (stored, or in the batch being processed).
  */
 const ESTABLISHED_NAME_MENTIONS = 3;
+/** Batches a drain reads ahead of the one it writes. */
+const READ_AHEAD = 2;
 /** After the shared evidence fails, batches are judged by this process alone for this long. */
 const SHARED_EVIDENCE_PAUSE_MS = 5_000;
 
@@ -53,6 +55,12 @@ interface Accumulated {
 interface Prepared {
   pending: PendingSignal[];
   analyses: SignalAnalysis[];
+}
+
+/** A batch read from the pending signals and handed to the NLP pool. */
+interface ReadBatch {
+  pending: PendingSignal[];
+  analyses: Promise<SignalAnalysis[]>;
 }
 
 interface ProcessResult {
@@ -79,6 +87,8 @@ interface TrendProcessorOptions {
 export class TrendProcessor {
   private readonly evidence = new EvidenceTracker();
   private sharedEvidencePausedUntil = Number.NEGATIVE_INFINITY;
+  /** What the last drain read ahead and did not write, for the next drain with the same batch size. */
+  private ahead: { limit: number; batches: ReadBatch[] } = { limit: 0, batches: [] };
 
   constructor(
     private readonly store: TrendsStore,
@@ -95,8 +105,12 @@ export class TrendProcessor {
   /** Reads up to `limit` pending signals after id `afterId` and analyses them (in the NLP pool). */
   private async prepare(limit: number, afterId: number): Promise<Prepared> {
     const pending = await this.store.pendingSignals(limit, afterId);
-    if (pending.length === 0) return { pending, analyses: [] };
-    const analyses = await this.nlp.analyse(
+    return { pending, analyses: await this.analyse(pending) };
+  }
+
+  private analyse(pending: PendingSignal[]): Promise<SignalAnalysis[]> {
+    if (pending.length === 0) return Promise.resolve([]);
+    return this.nlp.analyse(
       pending.map((s) => ({
         text: s.text,
         title: s.title,
@@ -104,7 +118,6 @@ export class TrendProcessor {
         lang: s.lang,
       })),
     );
-    return { pending, analyses };
   }
 
   /**
@@ -237,25 +250,54 @@ export class TrendProcessor {
   /**
    * Processes until nothing is pending, or until `budgetMs` has passed or `stop()` says so (the batch under
    * way is finished, the rest waits for the next pass); prunes minute buckets older than two hours.
+   *
+   * Batches are read READ_AHEAD ahead of the one being written, so the NLP threads analyse the next ones
+   * meanwhile and never wait for a write; what a drain read ahead and did not write (budget spent) is written
+   * first by the next drain, so the threads keep working while the pass recomputes snapshots in between.
    */
   async drain(limit = 500, options: { budgetMs?: number; stop?: () => boolean } = {}): Promise<DrainResult> {
     const total: DrainResult = { signals: 0, trends: 0, mentions: 0, backlog: false };
     const deadline = performance.now() + (options.budgetMs ?? Number.POSITIVE_INFINITY);
-    const more = (current: Prepared) =>
-      current.pending.length === limit && performance.now() < deadline && options.stop?.() !== true;
-    let next: Promise<Prepared> | null = this.prepare(limit, 0);
-    while (next) {
-      const current: Prepared = await next;
-      // The following batch is read and analysed (in worker threads) while this one is written.
-      next = more(current) ? this.prepare(limit, current.pending.at(-1)!.id) : null;
-      total.backlog = next === null && current.pending.length === limit;
-      next?.catch(() => undefined);
-      const result = await this.commit(current);
+    const stopping = () => options.stop?.() === true;
+    // Taken now: if this drain fails, what it had read ahead is dropped and the next drain reads again.
+    const queue = this.ahead.limit === limit ? this.ahead.batches : [];
+    this.ahead = { limit, batches: [] };
+    let lastRead = queue.at(-1)?.pending.at(-1)?.id ?? 0;
+    let exhausted = false;
+    // A first batch is read and written whatever the budget; later ones are read while it lasts.
+    let firstRead = queue.length === 0;
+    const readAhead = async () => {
+      while (
+        queue.length < READ_AHEAD &&
+        !exhausted &&
+        (firstRead || (performance.now() < deadline && !stopping()))
+      ) {
+        firstRead = false;
+        const pending = await this.store.pendingSignals(limit, lastRead);
+        exhausted = pending.length < limit;
+        if (pending.length === 0) break;
+        lastRead = pending.at(-1)!.id;
+        const analyses = this.analyse(pending);
+        analyses.catch(() => undefined); // awaited below; a failure is reported there
+        queue.push({ pending, analyses });
+      }
+    };
+    await readAhead();
+    for (let first = true; queue.length > 0; first = false) {
+      if (!first && (performance.now() >= deadline || stopping())) break;
+      const batch = queue.shift()!;
+      const analyses = await batch.analyses;
+      // The following batches are read and analysed (in worker threads) while this one is written.
+      await readAhead();
+      const result = await this.commit({ pending: batch.pending, analyses });
       await yieldToEventLoop();
       total.signals += result.signals;
       total.trends += result.trends;
       total.mentions += result.mentions;
     }
+    total.backlog = queue.length > 0 || !exhausted;
+    // A shutdown drops what was read ahead (its signals stay pending); otherwise the next drain starts with it.
+    if (!stopping()) this.ahead = { limit, batches: queue };
     await this.store.pruneMinutesBefore(Math.floor(this.clock.now() / MINUTE_MS) - MINUTES_KEPT);
     return total;
   }

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
+import { analyseBatch } from '../../../src/modules/trends/analysis.ts';
 import type { TrendItemView } from '../../../src/modules/trends/index.ts';
-import { TrendEngine, TrendProcessor, TrendsStore } from '../../../src/modules/trends/index.ts';
+import { type NlpPool, TrendEngine, TrendProcessor, TrendsStore } from '../../../src/modules/trends/index.ts';
 import { eventsFor, MIN_EVENT_VOLUME } from '../../../src/modules/trends/recompute.ts';
 import { ManualClock } from '../../../src/platform/clock.ts';
 import { buildTestApp, type TestContext } from '../../helpers/app.ts';
@@ -202,6 +203,31 @@ describe('trend engine', () => {
       appEngine.stop();
       await appEngine.idle();
     }
+  });
+
+  test('a server with background work warms its NLP threads at start; one without does not', async () => {
+    const pool = () => {
+      const state = { warmed: 0, closed: 0 };
+      const nlp: NlpPool = {
+        analyse: async (batch) => analyseBatch(batch),
+        warm: async () => {
+          state.warmed++;
+        },
+        close: async () => {
+          state.closed++;
+        },
+      };
+      return { nlp, state };
+    };
+    const serving = pool();
+    ctx = await buildTestApp({ background: true, overrides: { nlp: serving.nlp } });
+    assert.equal(serving.state.warmed, 1, 'the model loads at start, not with the first batch');
+    await ctx.close();
+    ctx = undefined;
+    assert.equal(serving.state.closed, 1);
+    const quiet = pool();
+    ctx = await buildTestApp({ overrides: { nlp: quiet.nlp } });
+    assert.equal(quiet.state.warmed, 0);
   });
 
   test('two processors draining at once count each signal once', async () => {

@@ -29,4 +29,29 @@ describe('NLP worker threads', () => {
     await unused.close();
     assert.equal(threads(), null);
   });
+
+  test('warm() starts the threads and loads the model before any batch; analysis is unchanged after it', async () => {
+    const warmed = new ThreadedNlp(1);
+    const threads = () => (warmed as unknown as { pool: unknown }).pool;
+    try {
+      await warmed.warm();
+      assert.notEqual(threads(), null, 'the threads run before the first batch');
+      await warmed.warm(); // a second call starts nothing more
+      const signals = [
+        { text: 'Acme Cloud outage again, support never answers', title: null, keywords: null, lang: 'en' },
+      ];
+      assert.deepEqual(await warmed.analyse(signals), analyseBatch(signals));
+    } finally {
+      await warmed.close();
+    }
+    assert.equal(threads(), null);
+  });
+
+  test('a pool closed while its threads warm up waits for them and closes cleanly', async () => {
+    const closing = new ThreadedNlp(2);
+    const warming = closing.warm();
+    await closing.close();
+    await warming;
+    assert.equal((closing as unknown as { pool: unknown }).pool, null);
+  });
 });

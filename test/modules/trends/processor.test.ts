@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Executor } from '../../../src/database.ts';
+import { analyseBatch, type SignalAnalysis } from '../../../src/modules/trends/analysis.ts';
+import type { SignalText } from '../../../src/modules/trends/extraction.ts';
+import type { NlpPool } from '../../../src/modules/trends/nlp-pool.ts';
 import { TrendProcessor } from '../../../src/modules/trends/processor.ts';
 import { TrendsStore } from '../../../src/modules/trends/store.ts';
 import { ManualClock } from '../../../src/platform/clock.ts';
@@ -318,5 +321,115 @@ describe('trend processing', () => {
       .where('key', '=', 'quillbrook')
       .executeTakeFirstOrThrow();
     assert.equal(renamed.title, 'quillbrook');
+  });
+});
+
+describe('trend processing: batches read ahead', () => {
+  let ctx: TestContext;
+  let key: string;
+  const clock = new ManualClock(Date.parse('2026-11-21T10:30:00Z'));
+  before(async () => {
+    ctx = await buildTestApp({ clock });
+    key = (await createUser(ctx, 'enterprise', ['read', 'ingest'])).key;
+  });
+  after(async () => ctx.close());
+
+  /** Analyses in this thread after `delayMs`, counting the signals of each batch it was given. */
+  class CountingNlp implements NlpPool {
+    readonly batches: number[] = [];
+    failNext = false;
+    constructor(private readonly delayMs: number) {}
+    async analyse(signals: SignalText[]): Promise<SignalAnalysis[]> {
+      this.batches.push(signals.length);
+      await new Promise((resolve) => setTimeout(resolve, this.delayMs));
+      if (this.failNext) {
+        this.failNext = false;
+        throw new Error('NLP thread died');
+      }
+      return analyseBatch(signals);
+    }
+    async warm(): Promise<void> {}
+    async close(): Promise<void> {}
+  }
+
+  const ingestMany = async (prefix: string, count: number) => {
+    const signals = Array.from({ length: count }, (_, i) => ({
+      source: 'news',
+      external_id: `${prefix}-${i}`,
+      text: `${prefix} bridge works continue on span ${i}`,
+      keywords: [`${prefix} bridge`],
+      observed_at: '2026-11-21T10:10:00Z',
+    }));
+    const res = await call(ctx.app, 'POST', '/api/signals', { key, body: { signals } });
+    assert.equal(res.statusCode, 202, res.body);
+  };
+  const mentions = async (trendKey: string) =>
+    (
+      await ctx.app.services.db
+        .selectFrom('trends')
+        .select('mentions')
+        .where('key', '=', trendKey)
+        .executeTakeFirstOrThrow()
+    ).mentions;
+  const pending = async () =>
+    (await ctx.app.services.db.selectFrom('signals').select('id').where('processed_at', 'is', null).execute())
+      .length;
+
+  test('what a drain read ahead and did not write is written first by the next, analysed once', async () => {
+    await ingestMany('kelvor', 400);
+    const nlp = new CountingNlp(40);
+    const processor = new TrendProcessor(
+      new TrendsStore(ctx.app.services.db, ctx.app.services.dialect),
+      clock,
+      nlp,
+    );
+    // The budget runs out while the first batch is analysed: the second, read meanwhile, waits for the next drain.
+    const first = await processor.drain(100, { budgetMs: 20 });
+    assert.equal(first.signals, 100);
+    assert.equal(first.backlog, true);
+    assert.deepEqual(nlp.batches, [100, 100], 'the second batch was read ahead');
+    const rest = await processor.drain(100);
+    assert.equal(rest.signals, 300);
+    assert.equal(rest.backlog, false);
+    // Four batches, each analysed once: the one read ahead was not read and analysed again.
+    assert.deepEqual(nlp.batches, [100, 100, 100, 100]);
+    assert.equal(await mentions('kelvor bridge'), 400);
+    assert.equal(await pending(), 0);
+  });
+
+  test('a shutdown drops what was read ahead: those signals stay pending and are counted later', async () => {
+    await ingestMany('dunmere', 300);
+    const nlp = new CountingNlp(5);
+    const store = new TrendsStore(ctx.app.services.db, ctx.app.services.dialect);
+    const processor = new TrendProcessor(store, clock, nlp);
+    let stopping = false;
+    const stopped = await processor.drain(100, {
+      stop: () => {
+        const answer = stopping;
+        stopping = true; // asked first while reading ahead: from then on the process is shutting down
+        return answer;
+      },
+    });
+    assert.equal(stopped.signals, 100);
+    assert.equal(await pending(), 200);
+    const later = await new TrendProcessor(store, clock, new CountingNlp(0)).drain(100);
+    assert.equal(later.signals, 200);
+    assert.equal(await mentions('dunmere bridge'), 300);
+  });
+
+  test('a failed analysis fails the drain; the next drain reads those signals again and counts each once', async () => {
+    await ingestMany('orvale', 300);
+    const nlp = new CountingNlp(5);
+    const processor = new TrendProcessor(
+      new TrendsStore(ctx.app.services.db, ctx.app.services.dialect),
+      clock,
+      nlp,
+    );
+    nlp.failNext = true;
+    await assert.rejects(processor.drain(100), /NLP thread died/);
+    const retried = await processor.drain(100);
+    assert.equal(retried.signals, 300);
+    assert.equal(await mentions('orvale bridge'), 300);
+    assert.equal(await pending(), 0);
   });
 });
