@@ -4,7 +4,7 @@
 // cases a lexicon meets (courtesy words in complaints, sarcasm, thanks after a problem was solved, questions
 // that name a problem without complaining). The label is the team's reading of each post.
 //
-// Seven sets, reported separately:
+// Eight sets, reported separately:
 //  - `development`: written before the complaint layer (src/modules/trends/complaints.ts) was finished and
 //    then used while building it: its misses led to general fixes (case-sensitive negators, hypotheticals,
 //    "but" before a standalone "Great job.", request courtesy) and to a few phrases ("ignored my", "why does
@@ -22,6 +22,9 @@
 //    after.
 //  - `development-3`: 150 posts of the same kind written after `held-out-3`, independently, and used openly
 //    while building the short-post rules (optimistic).
+//  - `development-4`: 40 airline posts written for the contact and blocking rules (can't get through, been
+//    trying to call for days, the app won't let me) with non-complaints that use the same words, used openly
+//    while building them (optimistic).
 // All are the team's own judgement, not an independent benchmark.
 
 export type PostLabel = 'negative' | 'positive' | 'neutral';
@@ -35,6 +38,7 @@ export const POST_SETS = [
   'dev-narratives',
   'held-out-3',
   'development-3',
+  'development-4',
 ] as const;
 export type PostSet = (typeof POST_SETS)[number];
 
@@ -1485,6 +1489,49 @@ const DEVELOPMENT_3: readonly CustomerPost[] = [
   p('airline', '@OrchardAir thanks to the crew on OA88 for keeping everyone calm'),
 ];
 
+const DEVELOPMENT_4: readonly CustomerPost[] = [
+  n('airline', '@SkyJetAir my flight was cancelled and nobody can tell me why'),
+  n('airline', '@NorthwindAir flight is late again, 3rd time this week'),
+  n('airline', '@BlueCrestAir 2 hours on hold. Still no answer.'),
+  n('airline', '@SkyJetAir you lost my bag. again.'),
+  n('airline', '@GlideAir why can I not get through to anyone on the phone'),
+  n('airline', '@FernAir my flight has been delayed 4 times today'),
+  n('airline', "@SkyJetAir the app won't let me check in"),
+  n('airline', '@NorthwindAir been trying to call for two days'),
+  n('airline', '@BlueCrestAir missed my connection because of your delay and now I am stuck in Dallas'),
+  n('airline', '@SkyJetAir worst airline ever'),
+  n('airline', '@NorthwindAir hold time is 3 hours??'),
+  n('airline', '@SkyJetAir no one at the gate, no announcements, nothing'),
+  n('airline', '@GlideAir website keeps crashing when I try to book'),
+  n('airline', '@SkyJetAir flight attendant was so rude to my mom'),
+  n('airline', '@FernAir stuck on the tarmac for an hour with no air'),
+  n('airline', '@SkyJetAir customer service is a joke'),
+  n('airline', '@BlueCrestAir rebooked me on a flight 2 days later. unacceptable'),
+  n('airline', '@NorthwindAir I have been on hold since 8am'),
+  n('airline', "@QuillJet can't get through to a single person, the line just hangs up"),
+  n('airline', "@SableAir your website doesn't let me change my seat and the chat is closed"),
+  n('airline', '@HaloWings tried to reach someone for 3 hours yesterday'),
+  n('airline', '@FernAir the kiosk would not let us print boarding passes, missed the flight'),
+  n('airline', "@OrchardAir couldn't get through on the phone or the chat all weekend"),
+  n('airline', '@GlideAir been trying to speak to someone for 45 minutes'),
+  n('airline', "@QuillJet the app wouldn't let me add my bag and the desk charged double"),
+  o('airline', '@SkyJetAir does the app let me choose a seat for my infant?'),
+  o('airline', '@NorthwindAir is there a number to call from abroad?'),
+  o('airline', "@BlueCrestAir if the app doesn't let me check in online, can I do it at the desk?"),
+  o('airline', '@FernAir what time does the check-in desk open at terminal 2'),
+  o('airline', '@GlideAir can I bring a folding bike as checked luggage?'),
+  o('airline', '@HaloWings flying to Lisbon tomorrow, first time with you'),
+  o('airline', '@SableAir will you let me know if the gate changes?'),
+  p('airline', '@SkyJetAir the app let me check in and pick a seat in a minute, nice'),
+  p('airline', '@NorthwindAir got through to someone straight away and she sorted it all, thank you'),
+  p('airline', "@QuillJet you didn't let me down, landed early and the bags came out first"),
+  p('airline', '@FernAir finally flying with you again, always a pleasure'),
+  p('airline', '@OrchardAir great crew on the flight to Oslo, thanks'),
+  p('airline', '@GlideAir tried the new lounge today, lovely'),
+  p('airline', '@HaloWings the agent called me back within 10 minutes, impressed'),
+  p('airline', "@BlueCrestAir can't wait for my trip next week!"),
+];
+
 /** Every post, with the set it belongs to. */
 export const CUSTOMER_POSTS: readonly (CustomerPost & { set: PostSet })[] = [
   ...DEVELOPMENT.map((post) => ({ ...post, set: 'development' as const })),
@@ -1494,4 +1541,5 @@ export const CUSTOMER_POSTS: readonly (CustomerPost & { set: PostSet })[] = [
   ...DEV_NARRATIVES.map((post) => ({ ...post, set: 'dev-narratives' as const })),
   ...HELD_OUT_3.map((post) => ({ ...post, set: 'held-out-3' as const })),
   ...DEVELOPMENT_3.map((post) => ({ ...post, set: 'development-3' as const })),
+  ...DEVELOPMENT_4.map((post) => ({ ...post, set: 'development-4' as const })),
 ];

@@ -109,6 +109,21 @@ export const COMPLAINT_PHRASES: readonly (readonly [pattern: string, weight: num
   ['running|arrived|arriving|departed|departing|left|leaving|always|again late', -1.5],
   ['late again|arrival|departure|flight|flights|train|delivery|deliveries|shipment', -1.5],
   ['cancelled|canceled|cancellation|cancellations', -1.8],
+  // efforts counted in time ("been trying to call for two days", "tried to reach someone for 3 hours")
+  [
+    'trying|tried to call|reach|contact|phone|ring|email|speak|talk [to|with] [someone|anyone|somebody|anybody|you|support] for # minute|minutes|min|mins|hour|hours|day|days|week|weeks',
+    -2,
+  ],
+  // a product or a rule in the way ("the app won't let me check in", "it didn't let us board"), not "didn't
+  // let me down"
+  [
+    "won't|wont|doesn't|doesnt|didn't|didnt|wouldn't|wouldnt let me|us check|change|choose|select|add|book|rebook|pay|log|sign|print|use|pick|board|cancel|upgrade|access|download|open|transfer|move|sit|on|in|through",
+    -1.8,
+  ],
+  [
+    'will|would|does|did not let me|us check|change|choose|select|add|book|rebook|pay|log|sign|print|use|pick|board|cancel|upgrade|access|download|open|transfer|move|sit|on|in|through',
+    -1.8,
+  ],
   // VADER's own weight, so that hypotheticals and questions can set it to 0 ("if I cancel")
   ['cancel|cancels', -1],
   ['missed|miss|missing my|our|the connection|connecting|flight|train|bus|appointment', -2],
@@ -441,6 +456,8 @@ export const SELF_CONTAINED_PHRASES: readonly (readonly [pattern: string, weight
     -1.8,
   ],
   ['unable to reach|contact|login|log|sign|check|access|cancel|change|book|rebook|use', -1.8],
+  // no one to be reached ("can't get through to anyone", "why can I not get through")
+  ["can't|cant|cannot|couldn't|couldnt|not get through|ahold", -1.8],
   ['no way to reach|contact|cancel|get', -2],
   ['not|without telling|informing|notifying|warning|asking me|us|anyone|anybody|passengers|customers', -1.8],
   ['without asking|consent|permission|notice|warning|explanation', -1.8],

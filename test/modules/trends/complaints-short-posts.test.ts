@@ -1,6 +1,6 @@
-// The complaint layer's rules for short social posts to a company (crestwatch-metrics/5 and /6): waiting and
+// The complaint layer's rules for short social posts to a company (crestwatch-metrics/5, /6 and /8): waiting and
 // durations, chasing and doubting questions, missing items, scare quotes, questions about a case, turns to
-// praise and praise idioms. Each test fails without its rule.
+// praise and praise idioms, contact and blocking. Each test fails without its rule.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { complaintPhrases, expandPattern, PRAISE_PHRASES } from '../../../src/modules/trends/complaints.ts';
@@ -127,5 +127,28 @@ describe('complaint layer: short posts', () => {
       assert.ok(weight > 0, pattern);
       for (const seq of expandPattern(pattern)) positive(`Update from me: ${seq.join(' ')} the team.`);
     }
+  });
+
+  test('no one to be reached, and effort counted in time, are complaints (version 8)', () => {
+    negative("@Air can't get through to anyone on the phone");
+    negative('@Air why can I not get through to anyone on the phone');
+    negative("@Air couldn't get ahold of anybody all weekend");
+    negative('@Air been trying to call for two days');
+    negative('@Air tried to reach someone for 3 hours yesterday');
+    negative('@Air been trying to speak to someone for 45 minutes');
+    positive('@Air got through to someone straight away and she sorted it all, thank you');
+    neutral('@Air if I tried to call for 10 minutes, does that count as contacting you?');
+  });
+
+  test('a product or a rule in the way is a complaint; "let me down" and "let me know" are not that (version 8)', () => {
+    negative("@Air the app won't let me check in");
+    negative("@Air your website doesn't let me change my seat");
+    negative('@Air the kiosk would not let us print boarding passes');
+    negative("@Air the gate agent didn't let us board with a ticket");
+    neutral("@Air if the app doesn't let me check in online, can I do it at the desk?");
+    neutral('@Air will you let me know if the gate changes?');
+    positive('@Air the app let me check in and pick a seat in a minute, nice');
+    // "didn't let me down" is left to VADER, which reads it as neither
+    assert.ok(mentionScore("@Air you didn't let me down, landed early") > -0.05);
   });
 });
