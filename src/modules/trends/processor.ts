@@ -262,7 +262,11 @@ export class TrendProcessor {
     // Taken now: if this drain fails, what it had read ahead is dropped and the next drain reads again.
     const queue = this.ahead.limit === limit ? this.ahead.batches : [];
     this.ahead = { limit, batches: [] };
-    let lastRead = queue.at(-1)?.pending.at(-1)?.id ?? 0;
+    // Reading starts at the lowest pending id even after a read-ahead: a signal whose insert committed late
+    // (PostgreSQL hands out ids before commit) is behind the batches read ahead, which are skipped here.
+    const queued = new Set<number>();
+    for (const batch of queue) for (const signal of batch.pending) queued.add(signal.id);
+    let lastRead = 0;
     let exhausted = false;
     // A first batch is read and written whatever the budget; later ones are read while it lasts.
     let firstRead = queue.length === 0;
@@ -273,10 +277,12 @@ export class TrendProcessor {
         (firstRead || (performance.now() < deadline && !stopping()))
       ) {
         firstRead = false;
-        const pending = await this.store.pendingSignals(limit, lastRead);
-        exhausted = pending.length < limit;
-        if (pending.length === 0) break;
-        lastRead = pending.at(-1)!.id;
+        const read = await this.store.pendingSignals(limit, lastRead);
+        exhausted = read.length < limit;
+        if (read.length === 0) break;
+        lastRead = read.at(-1)!.id;
+        const pending = queued.size === 0 ? read : read.filter((signal) => !queued.has(signal.id));
+        if (pending.length === 0) continue;
         const analyses = this.analyse(pending);
         analyses.catch(() => undefined); // awaited below; a failure is reported there
         queue.push({ pending, analyses });

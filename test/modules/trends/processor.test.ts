@@ -397,6 +397,46 @@ describe('trend processing: batches read ahead', () => {
     assert.equal(await pending(), 0);
   });
 
+  test('a signal pending behind the batches read ahead (its insert committed late) is read by the next drain', async () => {
+    await ingestMany('varnel', 300);
+    const { db } = ctx.app.services;
+    const processor = new TrendProcessor(
+      new TrendsStore(db, ctx.app.services.dialect),
+      clock,
+      new CountingNlp(40),
+    );
+    const first = await processor.drain(100, { budgetMs: 20 });
+    assert.equal(first.signals, 100);
+    // A row with an id below the batch read ahead becomes visible only now, as an insert that committed late
+    // on PostgreSQL (ids are handed out before commit): it takes the id of a counted signal, deleted.
+    const low = await db
+      .selectFrom('signals')
+      .select(['id', 'observed_at', 'received_at'])
+      .where('external_id', '=', 'varnel-0')
+      .executeTakeFirstOrThrow();
+    assert.ok(
+      await db.selectFrom('signals').select('processed_at').where('id', '=', low.id).executeTakeFirst(),
+    );
+    await db.deleteFrom('signals').where('id', '=', low.id).execute();
+    await db
+      .insertInto('signals')
+      .values({
+        id: low.id,
+        source: 'news',
+        external_id: 'varnel-late',
+        text: 'varnel bridge works continue late',
+        keywords: JSON.stringify(['varnel bridge']),
+        observed_at: low.observed_at,
+        received_at: low.received_at,
+        processed_at: null,
+      })
+      .execute();
+    const rest = await processor.drain(100);
+    assert.equal(rest.signals, 201);
+    assert.equal(await pending(), 0);
+    assert.equal(await mentions('varnel bridge'), 301);
+  });
+
   test('a shutdown drops what was read ahead: those signals stay pending and are counted later', async () => {
     await ingestMany('dunmere', 300);
     const nlp = new CountingNlp(5);
