@@ -20,6 +20,7 @@ import { demoSignals, toIngestItem } from '../src/modules/signals/index.ts';
 import { compound } from '../src/modules/trends/index.ts';
 import {
   type BenchSettings,
+  crestwatchOnSqlite,
   makeTempDir,
   progress,
   removeDir,
@@ -250,19 +251,12 @@ export async function runIngestScenario(_settings: BenchSettings): Promise<numbe
       const file = path.join(tmp, `bench-${round}.db`);
       target = await startTarget(
         'crestwatch',
-        {
-          kind: 'crestwatch',
-          env: {
-            DATABASE_URL: `sqlite:${file}`,
-            DATA_DIR: tmp,
-            SECRET_KEY: 'bench-secret-key-0123456789abcdef0123456789',
-            BOOTSTRAP_API_KEY: key,
-            LOG_LEVEL: 'silent',
-            SOURCES: 'none',
-            ...(process.env.NLP_WORKER_THREADS ? { NLP_WORKER_THREADS: process.env.NLP_WORKER_THREADS } : {}),
-            PLANS: JSON.stringify({ enterprise: { burst_per_second: 1_000_000 } }),
-          },
-        },
+        crestwatchOnSqlite(
+          file,
+          tmp,
+          key,
+          process.env.NLP_WORKER_THREADS ? { NLP_WORKER_THREADS: process.env.NLP_WORKER_THREADS } : {},
+        ),
         {
           nodeArgs: [
             ...(process.env.BENCH_PROFILE_DIR

@@ -91,6 +91,31 @@ export type TargetSpec =
   | { kind: 'static-json'; path: string; payload: unknown }
   | { kind: 'crestwatch'; env: Record<string, string> };
 
+/**
+ * The environment of a Crestwatch target on its own SQLite file in `dataDir`: silent, no sources, `key` as the
+ * operator key, an enterprise plan without a burst limit; `extra` adds to it.
+ */
+export function crestwatchOnSqlite(
+  file: string,
+  dataDir: string,
+  key: string,
+  extra: Record<string, string> = {},
+): TargetSpec {
+  return {
+    kind: 'crestwatch',
+    env: {
+      DATABASE_URL: `sqlite:${file}`,
+      DATA_DIR: dataDir,
+      SECRET_KEY: 'bench-secret-key-0123456789abcdef0123456789',
+      BOOTSTRAP_API_KEY: key,
+      LOG_LEVEL: 'silent',
+      SOURCES: 'none',
+      PLANS: JSON.stringify({ enterprise: { burst_per_second: 1_000_000 } }),
+      ...extra,
+    },
+  };
+}
+
 export type ToTarget = { type: 'start'; spec: TargetSpec } | { type: 'close' };
 export type FromTarget = { type: 'ready'; url: string } | { type: 'error'; message: string };
 

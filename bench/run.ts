@@ -28,6 +28,7 @@ import {
   benchSettings,
   combine,
   cpuPerRequest,
+  crestwatchOnSqlite,
   type LoadSummary,
   makeTempDir,
   progress,
@@ -185,18 +186,7 @@ async function routeScenario(
       settings.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.join(settings.profileDir, name)}`] : [];
     const measured = await startTarget(
       'crestwatch',
-      {
-        kind: 'crestwatch',
-        env: {
-          DATABASE_URL: `sqlite:${path.join(tmp, 'bench.db')}`,
-          DATA_DIR: tmp,
-          SECRET_KEY: 'bench-secret-key-0123456789abcdef0123456789',
-          BOOTSTRAP_API_KEY: operatorKey,
-          LOG_LEVEL: 'silent',
-          SOURCES: 'none',
-          PLANS: JSON.stringify({ enterprise: { burst_per_second: 1_000_000 } }),
-        },
-      },
+      crestwatchOnSqlite(path.join(tmp, 'bench.db'), tmp, operatorKey),
       { nodeArgs: profileArgs('crestwatch') },
     );
     targets.push(measured);

@@ -27,6 +27,7 @@ import { DomainEvents } from '../src/platform/events.ts';
 import { JobQueue } from '../src/platform/jobs/index.ts';
 import {
   type BenchSettings,
+  crestwatchOnSqlite,
   makeTempDir,
   processCpuSeconds,
   progress,
@@ -55,19 +56,7 @@ async function startCrestwatch(
   const nodeArgs = [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])];
   const target = await startTarget(
     'crestwatch',
-    {
-      kind: 'crestwatch',
-      env: {
-        DATABASE_URL: `sqlite:${file}`,
-        DATA_DIR: tmp,
-        SECRET_KEY: 'bench-secret-key-0123456789abcdef0123456789',
-        BOOTSTRAP_API_KEY: key,
-        LOG_LEVEL: 'silent',
-        SOURCES: 'none',
-        OUTBOUND_ALLOWLIST: '127.0.0.0/8',
-        PLANS: JSON.stringify({ enterprise: { burst_per_second: 1_000_000 } }),
-      },
-    },
+    crestwatchOnSqlite(file, tmp, key, { OUTBOUND_ALLOWLIST: '127.0.0.0/8' }),
     { nodeArgs },
   );
   return { target, file };
