@@ -2,6 +2,7 @@
 
 import { CompiledQuery, type Insertable, type Transaction } from 'kysely';
 import type { Database, DB, Executor } from '../../database.ts';
+import { powerOfTwoParts } from '../../platform/db/rows.ts';
 import type { SignalsTable } from './tables.ts';
 
 export type NewSignal = Insertable<SignalsTable>;
@@ -23,13 +24,17 @@ const INSERT_COLUMNS = [
   'received_at',
   'processed_at',
 ] as const satisfies readonly (keyof NewSignal)[];
-/** Rows per insert statement: 14 parameters each stays under SQLite's bound-parameter limit (32,766). */
-const ROWS_PER_STATEMENT = 2_000;
+/**
+ * Rows per insert statement at most: 14 parameters each stays far under SQLite's bound-parameter limit
+ * (32,766). Statements take power-of-two row counts up to it, so SQLite prepares a few texts once rather than
+ * one per batch size (a prepared multi-row insert holds memory for as long as the statement cache keeps it).
+ */
+const ROWS_PER_STATEMENT = 1_024;
 
 export class SignalsStore {
   /** `?` (SQLite) or `$n` (PostgreSQL): how this database numbers parameters, read from Kysely's compiler. */
   private readonly numbered: boolean;
-  /** Insert texts by row count (one statement per ingest slice; SQLite prepares each text once). */
+  /** Insert texts by row count (powers of two; SQLite prepares each text once). */
   private readonly insertTexts = new Map<number, string>();
 
   constructor(private readonly db: DB) {
@@ -46,8 +51,7 @@ export class SignalsStore {
    */
   async insertNew(rows: NewSignal[], executor: Executor = this.db): Promise<number> {
     let inserted = 0;
-    for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
-      const part = rows.slice(i, i + ROWS_PER_STATEMENT);
+    for (const part of powerOfTwoParts(rows, ROWS_PER_STATEMENT)) {
       const parameters: unknown[] = [];
       for (const row of part) for (const column of INSERT_COLUMNS) parameters.push(row[column] ?? null);
       const result = await executor.executeQuery(CompiledQuery.raw(this.insertText(part.length), parameters));
@@ -67,7 +71,6 @@ export class SignalsStore {
       text =
         `insert into signals (${INSERT_COLUMNS.join(', ')}) values ${tuples.join(', ')} ` +
         'on conflict (source, external_id) do nothing';
-      if (this.insertTexts.size >= 1_000) this.insertTexts.clear();
       this.insertTexts.set(rows, text);
     }
     return text;

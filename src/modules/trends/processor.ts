@@ -4,7 +4,7 @@
 // bucket.
 // One transaction per batch: a signal is marked processed together with the counts it produced. A batch's
 // mentions are added up in memory first, so each trend, surface form, hourly and minute bucket is written
-// once per batch, in one multi-row statement per table.
+// once per batch, in a few multi-row statements per table (store.ts).
 
 import type { Clock } from '../../platform/clock.ts';
 import { TimeSlicer, yieldToEventLoop } from '../../platform/scheduling.ts';
@@ -122,7 +122,7 @@ export class TrendProcessor {
 
   /**
    * Adds a prepared batch's mentions to the buckets and marks its signals processed, in one transaction:
-   * one statement per table (a batch's rows take a few milliseconds), with the event loop handed back
+   * a few statements per table (a batch's rows take a few milliseconds), with the event loop handed back
    * between them, so requests are not held up behind a batch (reads use their own connection on SQLite).
    */
   private async commit({ pending, analyses }: Prepared): Promise<ProcessResult> {

@@ -12,6 +12,7 @@ import {
 import type { Database, DB, Executor } from '../../database.ts';
 import type { Dialect } from '../../platform/db/index.ts';
 import { containsPattern, likeEscape } from '../../platform/db/like.ts';
+import { powerOfTwoParts } from '../../platform/db/rows.ts';
 import { foldLatinAccents } from './keys.ts';
 import type {
   TrendHourlyTable,
@@ -51,22 +52,24 @@ function chunks<T>(rows: T[], size = CHUNK): T[][] {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// The hot write path (a processed batch's trends, surfaces and buckets) as raw multi-row statements: one
-// statement per table per batch, its SQL text built once per row count. Kysely's builder costs more per row
-// than SQLite's own work on these (a profile of the ingest showed it), and on SQLite the statement cache
-// (platform/db) prepares each text once.
+// The hot write path (a processed batch's trends, surface forms and buckets) as raw multi-row statements, each
+// row written once per batch. Kysely's builder costs more per row than SQLite's own work on these (a profile of
+// the ingest showed it). A table's rows go out in statements whose row counts are powers of two (300 rows: 256,
+// 32, 8 and 4; platform/db/rows.ts), so each table has at most a dozen statement texts.
 
 /** Bound parameters per statement: under SQLite's limit (32,766) and PostgreSQL's (65,535). */
 const MAX_PARAMETERS = 30_000;
+/** Rows per statement at most (a power of two). */
+const MAX_ROWS = 1_024;
 
 /**
  * One raw statement over a list of rows (`values` tuples) or of ids (`in` lists): `{rows}` in the template
  * is replaced by the placeholders for that many rows of `width` parameters each, numbered for PostgreSQL.
- * Texts are kept per row count (the ingest batch size bounds how many there are).
  */
 class RowStatement {
   private readonly texts = new Map<number, string>();
-  readonly maxRows: number;
+  /** The most rows one statement takes: a power of two. */
+  private readonly maxRows: number;
 
   constructor(
     private readonly dialect: Dialect,
@@ -75,7 +78,14 @@ class RowStatement {
     /** `(…), (…)` for rows; `…, …` for a list of single values. */
     private readonly shape: 'tuples' | 'list',
   ) {
-    this.maxRows = Math.floor((MAX_PARAMETERS - 1) / width);
+    let rows = MAX_ROWS;
+    while (rows * width + 1 > MAX_PARAMETERS) rows /= 2;
+    this.maxRows = rows;
+  }
+
+  /** The parts `rows` is written in: each part's length is a row count this statement has a text for. */
+  parts<T>(rows: readonly T[]): T[][] {
+    return powerOfTwoParts(rows, this.maxRows);
   }
 
   /** The statement for `rows` rows; `first` extra parameters precede them (placeholders numbered after). */
@@ -94,7 +104,6 @@ class RowStatement {
       text = this.template
         .replace('{rows}', groups.join(', '))
         .replace(/\{(\d)\}/g, (_, i) => lead[Number(i)]!);
-      if (this.texts.size >= 2_000) this.texts.clear();
       this.texts.set(rows, text);
     }
     return CompiledQuery.raw(text, parameters);
@@ -246,7 +255,7 @@ export class TrendsStore {
   async claimProcessed(ids: number[], at: number, trx: Executor = this.db): Promise<Set<number>> {
     const claimed = new Set<number>();
     const statement = this.write.claim;
-    for (const part of chunks(ids, statement.maxRows)) {
+    for (const part of statement.parts(ids)) {
       const { rows } = await trx.executeQuery<{ id: number }>(statement.query(part.length, [at, ...part], 1));
       for (const row of rows) claimed.add(row.id);
     }
@@ -260,7 +269,7 @@ export class TrendsStore {
   ): Promise<Map<string, { id: number; title: string }>> {
     const out = new Map<string, { id: number; title: string }>();
     const statement = this.write.trendsByKey;
-    for (const part of chunks(keys, statement.maxRows)) {
+    for (const part of statement.parts(keys)) {
       const { rows } = await trx.executeQuery<{ id: number; key: string; title: string }>(
         statement.query(part.length, part),
       );
@@ -273,7 +282,7 @@ export class TrendsStore {
   async mentionsByKey(keys: string[], trx: Executor = this.db): Promise<Map<string, number>> {
     const out = new Map<string, number>();
     const statement = this.write.mentionsByKey;
-    for (const part of chunks(keys, statement.maxRows)) {
+    for (const part of statement.parts(keys)) {
       const { rows } = await trx.executeQuery<{ key: string; mentions: number }>(
         statement.query(part.length, part),
       );
@@ -283,14 +292,14 @@ export class TrendsStore {
   }
 
   /**
-   * Adds mentions to trends, creating those that are new, in one statement (per 4,000 rows): a new key gets
+   * Adds mentions to trends, creating those that are new (statements of power-of-two row counts): a new key gets
    * the given title, type and category; an existing one keeps them and gains the mentions and seen times.
    * Keys must be distinct. Returns key → id.
    */
   async upsertTrends(rows: TrendAddition[], trx: Executor = this.db): Promise<Map<string, number>> {
     const out = new Map<string, number>();
     const statement = this.write.upsertTrends;
-    for (const part of chunks(rows, statement.maxRows)) {
+    for (const part of statement.parts(rows)) {
       const parameters: unknown[] = [];
       for (const r of part) {
         parameters.push(r.key, r.title, r.type, r.category, r.first_seen_at, r.last_seen_at, r.mentions);
@@ -303,10 +312,10 @@ export class TrendsStore {
     return out;
   }
 
-  /** Adds surface-form counts (one row per trend and form), in one statement. */
+  /** Adds surface-form counts (one row per trend and form). */
   async addSurfaces(rows: SurfaceIncrement[], trx: Executor = this.db): Promise<void> {
     const statement = this.write.addSurfaces;
-    for (const part of chunks(rows, statement.maxRows)) {
+    for (const part of statement.parts(rows)) {
       const parameters: unknown[] = [];
       for (const r of part) parameters.push(r.trend_id, r.surface, r.count);
       await trx.executeQuery(statement.query(part.length, parameters));
@@ -317,7 +326,7 @@ export class TrendsStore {
   async surfacesOf(trendIds: number[], trx: Executor = this.db): Promise<Map<number, Map<string, number>>> {
     const out = new Map<number, Map<string, number>>();
     const statement = this.write.surfacesOf;
-    for (const part of chunks(trendIds, statement.maxRows)) {
+    for (const part of statement.parts(trendIds)) {
       const { rows } = await trx.executeQuery<SurfaceIncrement>(statement.query(part.length, part));
       for (const row of rows) {
         let forms = out.get(row.trend_id);
@@ -335,10 +344,10 @@ export class TrendsStore {
     await trx.updateTable('trends').set({ title }).where('id', '=', id).where('title', '!=', title).execute();
   }
 
-  /** Adds to hourly buckets (one row per trend, platform and hour), in one statement. */
+  /** Adds to hourly buckets (one row per trend, platform and hour). */
   async addHourly(rows: HourlyIncrement[], trx: Executor = this.db): Promise<void> {
     const statement = this.write.addHourly;
-    for (const part of chunks(rows, statement.maxRows)) {
+    for (const part of statement.parts(rows)) {
       const parameters: unknown[] = [];
       for (const r of part) {
         parameters.push(
@@ -356,10 +365,10 @@ export class TrendsStore {
     }
   }
 
-  /** Adds to minute buckets (one row per trend and minute), in one statement. */
+  /** Adds to minute buckets (one row per trend and minute). */
   async addMinutely(rows: MinuteIncrement[], trx: Executor = this.db): Promise<void> {
     const statement = this.write.addMinutely;
-    for (const part of chunks(rows, statement.maxRows)) {
+    for (const part of statement.parts(rows)) {
       const parameters: unknown[] = [];
       for (const r of part) parameters.push(r.trend_id, r.minute, r.mentions, r.evidence);
       await trx.executeQuery(statement.query(part.length, parameters));
