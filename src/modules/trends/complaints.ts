@@ -22,7 +22,8 @@
  *    by w: Δ += w·b − Σ v(word), where v(word) is the word's lexicon valence as VADER applies it (× −0.74 when a
  *    lower-case negator is among the 3 words before it; × 0.5 before the first "but", × 1.5 after it) and b
  *    is the same "but" factor at the phrase's start. NEUTRAL_PHRASES have w = 0 ("noise cancellation", "no
- *    problems", "help desk").
+ *    delays", "help desk"). ABSENCE_PHRASES ("no problems", "never had an issue") are praise (version 9),
+ *    weighing 0 when hypothetical, asked about or followed by "until" in their clause.
  *  - **Negation and hypotheticals.** A COMPLAINT_PHRASES match with a negator ("not", "no", "never", "any",
  *    "without", any "n't" word, …) among the 3 words before it in its clause is not a complaint and is left to
  *    VADER ("wasn't delayed", "no delays"); with a hypothetical marker ("if", "whether", "avoid", "may",
@@ -625,11 +626,28 @@ export const NEUTRAL_PHRASES: readonly (readonly [pattern: string, weight: numbe
   ['care team|line', 0],
   // the setting of what is told, not the complaint ("thanks for the free snacks during the delay")
   ['during|throughout the|a|our delay|delays|wait|outage|outages|disruption|cancellation|cancellations', 0],
-  [
-    'no|zero|without|never problem|problems|issue|issues|complaints|complaint|hassle|fuss|delay|delays|trouble',
-    0,
-  ],
-  ['no|zero|without|never had a|any problem|problems|issue|issues|complaints|trouble', 0],
+  // a report, not praise ("no delays reported so far")
+  ['no|zero|without|never delay|delays', 0],
+];
+
+/** Problem nouns whose absence is praise (ABSENCE_PHRASES). */
+const PROBLEMS =
+  'problem|problems|issue|issues|complaint|complaints|trouble|troubles|hassle|hassles|fuss|glitch|glitches|hiccup|hiccups';
+/**
+ * The absence of a problem, told of one's own experience, is praise ("no problems at all", "never had an issue",
+ * "went without a hitch", "No complaints!"): a mild positive weight, about what VADER gives a negated problem
+ * word. It weighs 0 when it is hypothetical ("if there are no issues"), asked about, or followed in its clause by
+ * "until", "till" or "before" ("never had a problem until today").
+ */
+export const ABSENCE_PHRASES: readonly (readonly [pattern: string, weight: number])[] = [
+  [`no|zero|without ${PROBLEMS}`, 1.3],
+  [`no|zero real|major|big ${PROBLEMS}`, 1.3],
+  [`never had|have a|an|any ${PROBLEMS}`, 1.3],
+  [`never a|an ${PROBLEMS}`, 1.3],
+  [`not a|one single ${PROBLEMS}`, 1.3],
+  [`not one ${PROBLEMS}`, 1.3],
+  [`haven't|havent|hasn't|hasnt|didn't|didnt had|have any ${PROBLEMS}`, 1.3],
+  ['without a|any hitch|hitches', 1.3],
 ];
 
 /**
@@ -729,6 +747,9 @@ const TAKE = new Set(words('take takes took taken taking'));
 /** Contrast words that turn a text: praise after the last complaint evidence and one of them is praise. */
 const TURNS = words('but however though although');
 const RESOLUTION_REACH = 3;
+/** Words after an absent problem that say it has come now ("no issues until today"), and how far they reach. */
+const UNTIL_WORDS = words('until till til before');
+const UNTIL_REACH = 4;
 
 /**
  * Words that open an information question ("is my flight delayed?", "how do I report a lost bag?", "can I
@@ -773,6 +794,8 @@ interface PhraseEntry {
   askable: boolean;
   /** A narrative cue: counts only when corroborated (NARRATIVE_PHRASES). */
   narrative: boolean;
+  /** Weighs 0 after a hypothetical marker or before "until" in its clause (ABSENCE_PHRASES). */
+  conditional: boolean;
 }
 
 interface TrieNode {
@@ -803,6 +826,7 @@ const F_GREETING = 32768;
 const F_REPROACH = 65536;
 const F_WAIT = 131072;
 const F_TURN = 262144;
+const F_UNTIL = 524288; // ends the praise of an absent problem ("never had an issue until today")
 /** Words the layer may correct. */
 const CORRECTED = F_SERVICE | F_GRATITUDE | F_SARCASM | F_REQUEST | F_DESK;
 
@@ -882,6 +906,7 @@ flag(GREETINGS, F_GREETING);
 flag(REPROACH_WORDS, F_REPROACH);
 flag(WAIT_WORDS, F_WAIT);
 flag(TURNS, F_TURN);
+flag(UNTIL_WORDS, F_UNTIL);
 // The "how" rules read the word after "how".
 flag(['how'], F_ASKING);
 
@@ -890,9 +915,10 @@ function addPhrases(
   negatable: boolean,
   askable: boolean,
   narrative = false,
+  conditional = false,
 ): void {
   for (const [pattern, weight] of list) {
-    const entry: PhraseEntry = { pattern, weight, negatable, askable, narrative };
+    const entry: PhraseEntry = { pattern, weight, negatable, askable, narrative, conditional };
     for (const seq of expandPattern(pattern)) {
       const [first, ...rest] = seq;
       if (first === undefined || first === '*') throw new Error(`A phrase cannot start with *: ${pattern}`);
@@ -927,6 +953,7 @@ addPhrases(SELF_CONTAINED_PHRASES, false, false);
 addPhrases(REQUEST_PHRASES, false, true);
 addPhrases(NEUTRAL_PHRASES, false, false);
 addPhrases(PRAISE_PHRASES, false, false);
+addPhrases(ABSENCE_PHRASES, false, true, false, true);
 addPhrases(
   NARRATIVE_PHRASES.map((pattern) => [pattern, NARRATIVE_WEIGHT] as const),
   false,
@@ -1198,6 +1225,15 @@ function flaggedBefore(t: Tokens, at: number, reach: number, f: number): boolean
   for (let k = at - 1; k >= 0 && k >= at - reach && t.clause[k] === t.clause[at]; k--) {
     if ((flagsAt(t, k) & f) !== 0) return true;
     if (f === F_NEGATOR && t.words[k]!.includes("n't")) return true;
+  }
+  return false;
+}
+
+/** Whether a word flagged `f` stands among the `reach` words from `from` on, in the clause of the word before it. */
+function flaggedAfter(t: Tokens, from: number, reach: number, f: number): boolean {
+  const clause = t.clause[from - 1];
+  for (let k = from; k < t.length && k < from + reach && t.clause[k] === clause; k++) {
+    if ((flagsAt(t, k) & f) !== 0) return true;
   }
   return false;
 }
@@ -1478,6 +1514,11 @@ function read(text: string, matches: ComplaintMatch[] | null, tokens?: Tokens): 
       if (flaggedBefore(t, i, HYPOTHETICAL_REACH, F_HYPOTHETICAL) || resolved(t, i)) weight = 0;
     }
     if (entry.askable && weight !== 0 && asking(t, i)) weight = 0;
+    if (
+      entry.conditional &&
+      (flaggedBefore(t, i, HYPOTHETICAL_REACH, F_HYPOTHETICAL) || flaggedAfter(t, end, UNTIL_REACH, F_UNTIL))
+    )
+      weight = 0;
     // Capitals in a text that is not all capitals add VADER's own emphasis (C_INCR) to the phrase.
     if (weight < 0 && shouted(t, i, end)) weight -= C_INCR;
     consumed ??= new Uint8Array(n);

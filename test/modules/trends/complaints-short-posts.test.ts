@@ -3,7 +3,12 @@
 // praise and praise idioms, contact and blocking. Each test fails without its rule.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { complaintPhrases, expandPattern, PRAISE_PHRASES } from '../../../src/modules/trends/complaints.ts';
+import {
+  ABSENCE_PHRASES,
+  complaintPhrases,
+  expandPattern,
+  PRAISE_PHRASES,
+} from '../../../src/modules/trends/complaints.ts';
 import { compound, mentionScore } from '../../../src/modules/trends/sentiment.ts';
 
 const negative = (text: string) => assert.ok(mentionScore(text) <= -0.05, `${text}: ${mentionScore(text)}`);
@@ -127,6 +132,26 @@ describe('complaint layer: short posts', () => {
       assert.ok(weight > 0, pattern);
       for (const seq of expandPattern(pattern)) positive(`Update from me: ${seq.join(' ')} the team.`);
     }
+  });
+
+  test('the absence of a problem is praise, unless hypothetical, asked about or ended "until" now (version 9)', () => {
+    // VADER reads the negated problem word as negative or neutral.
+    assert.ok(compound('No problems at all.') < -0.05);
+    positive('No problems at all.');
+    positive('I have had no problems with this phone');
+    positive('@Air never had an issue with you guys');
+    positive("@Bank haven't had any problems since the update");
+    positive('No complaints!');
+    positive('The move went without a hitch');
+    for (const [pattern, weight] of ABSENCE_PHRASES) {
+      assert.ok(weight > 0, pattern);
+      for (const seq of expandPattern(pattern)) positive(`Update from me: ${seq.join(' ')} so far.`);
+    }
+    neutral('@Air if there are no issues with the booking I will fly on Monday');
+    neutral('@Air is there no problem with the wifi on this route?');
+    negative('@Bank never had an issue until today, now my card is declined');
+    negative('@Air I have no issue with the seat but the 3 hour delay was awful');
+    neutral('@Air no delays reported so far');
   });
 
   test('no one to be reached, and effort counted in time, are complaints (version 8)', () => {

@@ -118,8 +118,8 @@ describe('complaint layer and mentionScore', () => {
       for (const seq of expandPattern(pattern)) neutral(`Update from me: ${seq.join(' ')}.`);
     }
     // VADER reads these as negative or positive; they are neither.
-    assert.ok(compound('No problems so far.') < -0.05);
-    neutral('No problems so far.');
+    assert.ok(compound('No delays so far.') < -0.05);
+    neutral('No delays so far.');
     assert.ok(compound('Great noise cancellation.') > 0.05);
     assert.equal(mentionScore('Great noise cancellation.'), compound('Great noise cancellation.'));
   });
