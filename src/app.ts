@@ -35,12 +35,12 @@ import {
   migrateToLatest,
   openDatabase,
 } from './platform/db/index.ts';
-import { registerErrorHandling, sendProblem } from './platform/error-handler.ts';
+import { answerClientError, registerErrorHandling, sendProblem } from './platform/error-handler.ts';
 import { ApiError, unavailable } from './platform/errors.ts';
 import { type App, asArray } from './platform/http.ts';
 import { idempotencyPlugin } from './platform/idempotency.ts';
 import { requestId } from './platform/ids.ts';
-import { guardInput, registerJsonBodies } from './platform/input.ts';
+import { declareNoInput, guardInput, registerJsonBodies } from './platform/input.ts';
 import { registerLeaseMetrics } from './platform/leases.ts';
 import { outageLogHook } from './platform/log-throttle.ts';
 import { registerMetrics } from './platform/metrics.ts';
@@ -139,6 +139,7 @@ function createServer(config: Config, options: BuildOptions): App {
           : 'The request URL is malformed (bad percent-encoding).',
       );
     },
+    clientErrorHandler: answerClientError,
     forceCloseConnections: 'idle',
     // Behind a load balancer, request.ip (per-IP limits, failed-authentication lockout, logs) is the client's
     // address from X-Forwarded-For, as far as the configured proxies vouch for it.
@@ -194,9 +195,11 @@ async function registerPlatform(
     done();
   });
   app.addHook('onRoute', (route) => {
+    // First, so the document lists the 400 a route without declared input can now answer.
+    declareNoInput(route);
     decorateRouteSchema(route);
     const schema = route.schema as { querystring?: unknown; params?: unknown } | undefined;
-    if (route.config?.optionalBody || schema?.querystring || schema?.params) {
+    if (route.config?.optionalBody || route.config?.noBody || schema?.querystring || schema?.params) {
       route.preValidation = [...asArray(route.preValidation), guardInput];
     }
   });

@@ -55,6 +55,10 @@ declare module 'fastify' {
     access?: Access;
     /** The route's body may be omitted entirely (it is then `{}`). */
     optionalBody?: boolean;
+    /** The route takes no body: one with fields is a 400 (set by input.ts `declareNoInput`). */
+    noBody?: boolean;
+    /** The route answers the same whatever query or body is sent (upstream capabilities not offered here). */
+    ignoresInput?: boolean;
     /**
      * A public route operators watch during an outage (`/status`, `/metrics`): while Redis is unreachable its
      * per-IP limit falls back to this process's own count instead of refusing with 503.
@@ -63,6 +67,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     principal: Principal | null;
+    /** The user and day this request was counted against (its daily quota and usage), if it was. */
+    countedAs: { userId: number; date: string } | null;
   }
   interface FastifyInstance {
     /**
@@ -268,6 +274,18 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthOptions) 
   const { lookup, cache, limits, usage, clock, plans } = options;
   const day = new UtcDay();
   app.decorateRequest('principal', null);
+  app.decorateRequest('countedAs', null);
+  // A request refused by a limit is not counted: one a handler refuses with 429 (the monthly insight limit)
+  // gives back the count it took when admitted.
+  app.addHook('onResponse', (request, reply, done) => {
+    const counted = request.countedAs;
+    if (counted === null || reply.statusCode !== 429) return done();
+    request.countedAs = null;
+    usage.unrecord(counted.userId, counted.date);
+    const refund = limits.refundQuota(counted.userId, counted.date);
+    if (refund instanceof Promise) refund.then(() => done(), done);
+    else done();
+  });
 
   // Synchronous on a cache hit: this runs on every authenticated request.
   function verify(
@@ -425,7 +443,10 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthOptions) 
         });
       }
       if (dailyResult && !dailyResult.allowed) throw quotaExceeded(principal, quota, midnight, now);
-      if (counted) usage.record(principal.userId, date);
+      if (counted) {
+        usage.record(principal.userId, date);
+        request.countedAs = { userId: principal.userId, date };
+      }
       const count = dailyResult?.count ?? 0;
       if (quota === null) setLimitHeaders(reply, burstState);
       else setLimitHeaders(reply, { limit: quota, remaining: quota - count, resetAt: midnight });

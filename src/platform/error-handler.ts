@@ -1,8 +1,12 @@
 // Turns every failure, including unknown routes and methods, into problem+json.
+
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
 import { isDatabaseUnavailable } from './db/index.ts';
 import { ApiError, type FieldError, problem } from './errors.ts';
+import { requestId } from './ids.ts';
 import { isRedisUnavailable } from './redis.ts';
 import { fieldErrors } from './validation.ts';
 
@@ -62,6 +66,44 @@ const FASTIFY_CODES: Record<string, { code: string; detail: string }> = {
     detail: 'The Content-Type header is malformed.',
   },
 };
+
+/** What the HTTP parser refuses before any request exists (bad bytes in the URL, oversized headers, timeouts). */
+const CLIENT_ERRORS: Record<string, { status: number; code: string; detail: string }> = {
+  ERR_HTTP_REQUEST_TIMEOUT: {
+    status: 408,
+    code: 'request_timeout',
+    detail: 'The request was not received in time.',
+  },
+  HPE_HEADER_OVERFLOW: {
+    status: 431,
+    code: 'headers_too_large',
+    detail: 'The request headers are larger than the server accepts.',
+  },
+};
+const MALFORMED_REQUEST = {
+  status: 400,
+  code: 'malformed_request',
+  detail: 'The request is not valid HTTP (a URL must be percent-encoded ASCII, headers well formed).',
+};
+
+/**
+ * Fastify's `clientErrorHandler`: the HTTP parser's refusals are problem+json with a request id like every
+ * other answer (Fastify's default is a bare JSON error without one). A reset connection gets nothing.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  if (socket.writable) {
+    const { status, code, detail } = CLIENT_ERRORS[error.code ?? ''] ?? MALFORMED_REQUEST;
+    const id = requestId(undefined);
+    const body = JSON.stringify(problem(status, code, detail, id));
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${id}\r\nX-Content-Type-Options: nosniff\r\n` +
+        `Connection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
+}
 
 export function sendProblem(
   reply: FastifyReply,

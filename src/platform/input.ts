@@ -1,12 +1,55 @@
 // What reaches a handler: JSON bodies only (anything else is a 415), NUL refused in bodies, queries and paths
 // (PostgreSQL cannot store it, and no field has a use for it), an omitted optional body seen as `{}`.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, FastifySchema, RouteOptions } from 'fastify';
 import sjson from 'secure-json-parse';
 import { ApiError, badRequest } from './errors.ts';
 
-/** Optional bodies become `{}`; NUL in query or path strings is refused. Added to routes by an onRoute hook. */
+/** A query string that takes no parameters: any parameter is a 400 that names it. */
+const NO_QUERY = { type: 'object', properties: {}, additionalProperties: false } as const;
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Makes an API route without declared query parameters refuse any (unknown parameters are a 400, never
+ * ignored), and marks one that takes no body (`config.noBody`) so that `guardInput` refuses fields sent to it.
+ * Routes hidden from the document (the live stream's upgrade reads its own query) and routes that ignore their
+ * input (`config.ignoresInput`) are left alone.
+ */
+export function declareNoInput(route: RouteOptions): void {
+  const access = route.config?.access;
+  const schema = route.schema as (FastifySchema & { hide?: boolean }) | undefined;
+  if (access === undefined || schema === undefined || schema.hide || route.config?.ignoresInput) return;
+  schema.querystring ??= NO_QUERY;
+  const methods = Array.isArray(route.method) ? route.method : [route.method];
+  if (schema.body === undefined && methods.some((m) => BODY_METHODS.has(m))) {
+    route.config = { ...route.config, noBody: true };
+  }
+}
+
+/**
+ * Optional bodies become `{}`; a body sent to a route that takes none must be empty (`{}`), else it is a 400
+ * naming its first field; NUL in query or path strings is refused. Added to routes by an onRoute hook.
+ */
 export function guardInput(request: FastifyRequest, _reply: unknown, done: (error?: Error) => void): void {
-  if (request.body === undefined && request.routeOptions.config.optionalBody) request.body = {};
+  const config = request.routeOptions.config;
+  if (request.body === undefined && config.optionalBody) request.body = {};
+  if (config.noBody && request.body !== undefined) {
+    const body = request.body;
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      done(badRequest('This route takes no request body; send none, or {}.', 'body', 'validation_failed'));
+      return;
+    }
+    const [field] = Object.keys(body);
+    if (field !== undefined) {
+      done(
+        badRequest(
+          `The request body is invalid: body.${field} is not an accepted field (this route takes no body).`,
+          `body.${field}`,
+          'validation_failed',
+        ),
+      );
+      return;
+    }
+  }
   for (const [part, values] of [
     ['query', request.query],
     ['path', request.params],

@@ -15,6 +15,12 @@ export class UsageCounter {
     this.pending.set(key, (this.pending.get(key) ?? 0) + 1);
   }
 
+  /** Takes back a count `record` made for a request that was then refused by a limit. */
+  unrecord(userId: number, date: string): void {
+    const key = `${userId}|${date}`;
+    this.pending.set(key, (this.pending.get(key) ?? 0) - 1);
+  }
+
   touchKey(keyId: number, now: number): void {
     this.lastUsed.set(keyId, now);
   }

@@ -1,6 +1,6 @@
 // Ajv set up as the contract says: bodies are validated strictly (no coercion, unknown fields are errors,
 // nothing removed); query, path and header values arrive as strings and are parsed.
-import { Ajv, type ErrorObject, type Options } from 'ajv';
+import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import addFormatsImport from 'ajv-formats';
 import type { FastifySchemaCompiler, FastifyServerOptions } from 'fastify';
 import type { FieldError } from './errors.ts';
@@ -24,9 +24,71 @@ function makeAjv(options: Options): Ajv {
 const bodyAjv = makeAjv({ coerceTypes: false });
 const paramAjv = makeAjv({ coerceTypes: 'array' });
 
+/** How a query or path value must be written to be read as a number: plain decimal digits, nothing else. */
+const NUMERAL = { integer: /^-?\d+$/, number: /^-?\d+(?:\.\d+)?$/ } as const;
+type Numeral = keyof typeof NUMERAL;
+
+/** The numeric kind of a property schema (integer or number, alone or as every branch of a union), if any. */
+function numeralOf(property: unknown): Numeral | undefined {
+  if (typeof property !== 'object' || property === null) return undefined;
+  const p = property as { type?: unknown; anyOf?: unknown[]; oneOf?: unknown[] };
+  if (p.type === 'integer' || p.type === 'number') return p.type;
+  const branches = p.anyOf ?? p.oneOf;
+  if (!Array.isArray(branches) || branches.length === 0) return undefined;
+  const kinds = branches.map(numeralOf);
+  if (kinds.some((k) => k === undefined)) return undefined;
+  return kinds.includes('number') ? 'number' : 'integer';
+}
+
+/**
+ * Wraps a query or path validator so numbers must be written as decimals. Ajv's coercion reads a string as a
+ * number whenever JavaScript's Number() does, so `0x10`, `1e1`, `+5` and ` 5` would pass as 16, 10, 5 and 5: a
+ * silent reinterpretation of what the client sent, which the contract makes a 400.
+ */
+function strictNumerals(schema: object, validate: ValidateFunction): ValidateFunction {
+  const properties = (schema as { properties?: Record<string, unknown> }).properties ?? {};
+  const numerals = Object.entries(properties).flatMap(([name, property]) => {
+    const kind = numeralOf(property);
+    return kind ? [[name, kind] as const] : [];
+  });
+  if (numerals.length === 0) return validate;
+  const strict = ((data: unknown) => {
+    if (typeof data === 'object' && data !== null) {
+      const errors: ErrorObject[] = [];
+      for (const [name, kind] of numerals) {
+        const value = (data as Record<string, unknown>)[name];
+        const values = Array.isArray(value) ? value : [value];
+        if (values.some((v) => typeof v === 'string' && !NUMERAL[kind].test(v))) {
+          errors.push({
+            instancePath: `/${name}`,
+            schemaPath: `#/properties/${name}/type`,
+            keyword: 'type',
+            params: { type: kind },
+            message: `must be ${kind === 'integer' ? 'an integer' : 'a number'} written in decimal digits`,
+          });
+        }
+      }
+      if (errors.length > 0) {
+        strict.errors = errors;
+        return false;
+      }
+    }
+    const valid = validate(data);
+    strict.errors = validate.errors;
+    return valid;
+  }) as ValidateFunction;
+  return strict;
+}
+
 const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
-  const ajv = httpPart === 'body' ? bodyAjv : paramAjv;
-  return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+  if (httpPart === 'body')
+    return bodyAjv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+  const validate = paramAjv.compile(schema as object);
+  return (
+    httpPart === 'querystring' || httpPart === 'params'
+      ? strictNumerals(schema as object, validate)
+      : validate
+  ) as ReturnType<FastifySchemaCompiler<unknown>>;
 };
 
 type ValidatorFactory = NonNullable<

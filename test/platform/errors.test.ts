@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import Fastify from 'fastify';
 import { registerErrorHandling } from '../../src/platform/error-handler.ts';
@@ -129,6 +131,95 @@ describe('errors and validation', () => {
     const path = await call(ctx.app, 'DELETE', '/api/user/api-keys/abc', { key });
     assertProblem(path, 400);
     assert.equal(path.data.errors[0].path, 'path.key_id');
+  });
+
+  test('numbers in queries and paths must be decimal digits: hex, exponents, signs and spaces are a 400', async () => {
+    for (const limit of ['0x5', '1e1', '%2B5', '%205', '5%20', '0b11', '5.0']) {
+      const res = await call(ctx.app, 'GET', `/api/user/audit-log?limit=${limit}`, { key });
+      assertProblem(res, 400);
+      assert.equal(res.data.errors[0].path, 'query.limit', limit);
+      assert.match(res.data.errors[0].message, /integer written in decimal digits/);
+    }
+    assert.equal((await call(ctx.app, 'GET', '/api/user/audit-log?limit=05', { key })).data.meta.limit, 5);
+    const created = await call(ctx.app, 'POST', '/api/user/api-keys', {
+      key,
+      body: { name: 'spare', permissions: ['read'] },
+    });
+    for (const id of [`0x${created.data.id.toString(16)}`, `${created.data.id}e0`, `${created.data.id}.0`]) {
+      const res = await call(ctx.app, 'DELETE', `/api/user/api-keys/${id}`, { key });
+      assertProblem(res, 400);
+      assert.equal(res.data.errors[0].path, 'path.key_id', id);
+    }
+    const keys = await call(ctx.app, 'GET', '/api/user/api-keys', { key });
+    assert.ok(keys.data.keys.some((k: { id: number; status?: string }) => k.id === created.data.id));
+  });
+
+  test('a route without query parameters refuses any, naming it', async () => {
+    for (const url of [
+      '/api/user/profile?foo=1',
+      '/api/user/api-keys?limit=0',
+      '/api/trends/categories?zzz=1',
+    ]) {
+      const res = await call(ctx.app, 'GET', url, { key });
+      assertProblem(res, 400);
+      assert.equal(res.data.errors[0].path, `query.${url.split('?')[1]!.split('=')[0]}`);
+      assert.match(res.data.detail, /is not an accepted field/);
+    }
+    assert.equal((await call(ctx.app, 'GET', '/api/user/profile', { key })).statusCode, 200);
+  });
+
+  test('a route that takes no body refuses one with fields, and does nothing', async () => {
+    const spare = await call(ctx.app, 'POST', '/api/user/api-keys', {
+      key,
+      body: { name: 'to revoke', permissions: ['read'] },
+    });
+    const refused = await call(ctx.app, 'DELETE', `/api/user/api-keys/${spare.data.id}`, {
+      key,
+      body: { x: 1 },
+    });
+    assertProblem(refused, 400);
+    assert.equal(refused.data.code, 'validation_failed');
+    assert.equal(refused.data.errors[0].path, 'body.x');
+    const array = await call(ctx.app, 'DELETE', `/api/user/api-keys/${spare.data.id}`, { key, body: [1] });
+    assertProblem(array, 400);
+    assert.equal(array.data.errors[0].path, 'body');
+    // Still usable: nothing was revoked.
+    const profile = await call(ctx.app, 'GET', '/api/user/profile', { key: spare.data.api_key });
+    assert.equal(profile.statusCode, 200);
+    // No body, or an empty object, is fine.
+    const revoked = await call(ctx.app, 'DELETE', `/api/user/api-keys/${spare.data.id}`, { key, body: {} });
+    assert.equal(revoked.statusCode, 204, revoked.body);
+  });
+
+  test('a request the HTTP parser refuses gets problem+json with a request id', async () => {
+    const spare = await buildTestApp();
+    try {
+      await spare.app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = spare.app.server.address() as AddressInfo;
+      const raw = await new Promise<string>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1', () => {
+          // Raw UTF-8 bytes in the request target are not valid HTTP.
+          socket.write(Buffer.from('GET /api/trends?search=Z\u00d6RBLE HTTP/1.1\r\nHost: x\r\n\r\n', 'utf8'));
+        });
+        let text = '';
+        socket.on('data', (chunk) => {
+          text += chunk.toString();
+        });
+        socket.on('close', () => resolve(text));
+        socket.on('error', reject);
+      });
+      const [head, body] = raw.split('\r\n\r\n');
+      assert.match(head!, /^HTTP\/1\.1 400 /);
+      assert.match(head!, /content-type: application\/problem\+json/i);
+      const id = /x-request-id: (\S+)/i.exec(head!)?.[1];
+      assert.ok(id, head);
+      const problem = JSON.parse(body!);
+      assert.equal(problem.status, 400);
+      assert.equal(problem.code, 'malformed_request');
+      assert.equal(problem.request_id, id);
+    } finally {
+      await spare.close();
+    }
   });
 
   test('an unavailable database answers 503 with Retry-After', async () => {

@@ -34,6 +34,17 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Invalid input; `errors` lists the failing fields. */
+                400: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description No such resource, or it belongs to another user. */
                 404: {
                     headers: {
@@ -129,6 +140,17 @@ export interface paths {
                         "application/json": string;
                     };
                 };
+                /** @description Invalid input; `errors` lists the failing fields. */
+                400: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description No such resource, or it belongs to another user. */
                 404: {
                     headers: {
@@ -222,6 +244,17 @@ export interface paths {
                     };
                     content: {
                         "text/plain": string;
+                    };
+                };
+                /** @description Invalid input; `errors` lists the failing fields. */
+                400: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
                 /** @description No such resource, or it belongs to another user. */
@@ -355,6 +388,17 @@ export interface paths {
                         }[];
                     };
                 };
+                /** @description Invalid input; `errors` lists the failing fields. */
+                400: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description No such resource, or it belongs to another user. */
                 404: {
                     headers: {
@@ -472,6 +516,17 @@ export interface paths {
                              */
                             created_at: string | null;
                         };
+                    };
+                };
+                /** @description Invalid input; `errors` lists the failing fields. */
+                400: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
                 /** @description Missing, unknown, revoked or expired API key. */
@@ -594,6 +649,17 @@ export interface paths {
                         "application/json": {
                             keys: components["schemas"]["ApiKey"][];
                         };
+                    };
+                };
+                /** @description Invalid input; `errors` lists the failing fields. */
+                400: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
                 /** @description Missing, unknown, revoked or expired API key. */
@@ -1435,6 +1501,17 @@ export interface paths {
                             total_requests_last_30_days?: number | null;
                             cost_estimated_today?: number | null;
                         };
+                    };
+                };
+                /** @description Invalid input; `errors` lists the failing fields. */
+                400: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
                 /** @description Missing, unknown, revoked or expired API key. */
@@ -2329,6 +2406,17 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Invalid input; `errors` lists the failing fields. */
+                400: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Missing, unknown, revoked or expired API key. */
                 401: {
                     headers: {
@@ -2686,6 +2774,17 @@ export interface paths {
                             /** @enum {unknown} */
                             status: "active" | "paused";
                         }[];
+                    };
+                };
+                /** @description Invalid input; `errors` lists the failing fields. */
+                400: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
                 /** @description Missing, unknown, revoked or expired API key. */
@@ -3492,6 +3591,17 @@ export interface paths {
                                 description: string | null;
                             }[];
                         };
+                    };
+                };
+                /** @description Invalid input; `errors` lists the failing fields. */
+                400: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
                 /** @description Missing, unknown, revoked or expired API key. */
@@ -4576,7 +4686,7 @@ export interface paths {
         };
         /**
          * Search your AI insights
-         * @description Your latest insight per trend matching every filter given, newest first. Text filters are case-insensitive substring matches; `topic_category` matches the category and its children.
+         * @description Your latest insight per trend matching every filter given, newest first. Text filters are case-insensitive substring matches; `topic_category` (a category name or slug, as `category` on `GET /api/trends`) matches the category and its children, and an unknown one is a 400.
          */
         get: {
             parameters: {
@@ -4588,7 +4698,7 @@ export interface paths {
                     /** @description Text contained in an audience or targeting keyword (case-insensitive). */
                     audience_keyword?: string;
                     sentiment_category?: "positive" | "negative" | "neutral" | "mixed";
-                    /** @description A category path such as `Technology/AI`; a parent matches its children. */
+                    /** @description A category name (`Technology/AI`) or slug (`technology-ai`), as `category` on `GET /api/trends`; a parent matches its children; an unknown category is a 400. */
                     topic_category?: string;
                     /** @description Text contained in the trend name (case-insensitive). */
                     trend_name?: string;
@@ -4783,6 +4893,17 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Invalid input; `errors` lists the failing fields. */
+                400: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description No such resource, or it belongs to another user. */
                 404: {
                     headers: {
@@ -4887,6 +5008,17 @@ export interface paths {
                                 };
                             };
                         };
+                    };
+                };
+                /** @description Invalid input; `errors` lists the failing fields. */
+                400: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
                 /** @description No such resource, or it belongs to another user. */
@@ -5638,6 +5770,7 @@ export interface paths {
                     "application/json": {
                         /** @enum {string} */
                         assessment: "unconfirmed" | "supported" | "disputed";
+                        /** @description Why you made this assessment; not only whitespace. */
                         rationale: string;
                         /** @description The evidence_version you reviewed. */
                         evidence_version: string;
@@ -5994,6 +6127,17 @@ export interface paths {
                              */
                             updated_at: string | null;
                         };
+                    };
+                };
+                /** @description Invalid input; `errors` lists the failing fields. */
+                400: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
                 /** @description Missing, unknown, revoked or expired API key. */
@@ -6507,10 +6651,22 @@ export interface paths {
                             } | null;
                             /**
                              * Format: date-time
+                             * @description When you last connected; saving a selection does not change it.
                              * @example 2026-11-21T10:00:00Z
                              */
                             connected_at: string | null;
                         };
+                    };
+                };
+                /** @description Invalid input; `errors` lists the failing fields. */
+                400: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
                 /** @description Missing, unknown, revoked or expired API key. */
@@ -6640,6 +6796,17 @@ export interface paths {
                                 active: boolean;
                             }[];
                         };
+                    };
+                };
+                /** @description Invalid input; `errors` lists the failing fields. */
+                400: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
                 /** @description Missing, unknown, revoked or expired API key. */
@@ -7321,6 +7488,17 @@ export interface paths {
                     };
                     content?: never;
                 };
+                /** @description Invalid input; `errors` lists the failing fields. */
+                400: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Missing, unknown, revoked or expired API key. */
                 401: {
                     headers: {
@@ -7457,6 +7635,17 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Invalid input; `errors` lists the failing fields. */
+                400: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Missing, unknown, revoked or expired API key. */
                 401: {
                     headers: {
@@ -7584,6 +7773,17 @@ export interface paths {
                                 is_private: boolean;
                             }[];
                         };
+                    };
+                };
+                /** @description Invalid input; `errors` lists the failing fields. */
+                400: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
                 /** @description Missing, unknown, revoked or expired API key. */
@@ -8099,6 +8299,17 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Invalid input; `errors` lists the failing fields. */
+                400: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Missing, unknown, revoked or expired API key. */
                 401: {
                     headers: {
@@ -8231,6 +8442,17 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Invalid input; `errors` lists the failing fields. */
+                400: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Missing, unknown, revoked or expired API key. */
                 401: {
                     headers: {
@@ -8354,6 +8576,17 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content?: never;
+                };
+                /** @description Invalid input; `errors` lists the failing fields. */
+                400: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
                 };
                 /** @description Missing, unknown, revoked or expired API key. */
                 401: {
@@ -8489,6 +8722,17 @@ export interface paths {
                             /** @description Random, single use, valid for 10 minutes; echoed to the callback. */
                             state: string;
                         };
+                    };
+                };
+                /** @description Invalid input; `errors` lists the failing fields. */
+                400: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
                 /** @description Missing, unknown, revoked or expired API key. */
@@ -9156,6 +9400,17 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Invalid input; `errors` lists the failing fields. */
+                400: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Missing, unknown, revoked or expired API key. */
                 401: {
                     headers: {
@@ -9279,6 +9534,17 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content?: never;
+                };
+                /** @description Invalid input; `errors` lists the failing fields. */
+                400: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
                 };
                 /** @description Missing, unknown, revoked or expired API key. */
                 401: {
@@ -9413,6 +9679,17 @@ export interface paths {
                                 capabilities: string[];
                             }[];
                         };
+                    };
+                };
+                /** @description Invalid input; `errors` lists the failing fields. */
+                400: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
                 /** @description Missing, unknown, revoked or expired API key. */
@@ -12398,6 +12675,17 @@ export interface paths {
                         "application/json": components["schemas"]["CombinedReleaseResponse"][];
                     };
                 };
+                /** @description Invalid input; `errors` lists the failing fields. */
+                400: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description No such resource, or it belongs to another user. */
                 404: {
                     headers: {
@@ -12531,6 +12819,17 @@ export interface paths {
                                 created_at: string;
                             }[];
                         };
+                    };
+                };
+                /** @description Invalid input; `errors` lists the failing fields. */
+                400: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
                 /** @description Missing, unknown, revoked or expired API key. */
@@ -14501,6 +14800,17 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["OrgMember"][];
+                    };
+                };
+                /** @description Invalid input; `errors` lists the failing fields. */
+                400: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
                 /** @description Missing, unknown, revoked or expired API key. */
@@ -16692,6 +17002,17 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["ExportConfig"][];
+                    };
+                };
+                /** @description Invalid input; `errors` lists the failing fields. */
+                400: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
                 /** @description Missing, unknown, revoked or expired API key. */

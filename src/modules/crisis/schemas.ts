@@ -202,7 +202,11 @@ export const CrisisActionBody = StrictObject({
 
 export const CrisisReviewBody = StrictObject({
   assessment: Type.String({ enum: [...ASSESSMENTS] }),
-  rationale: Type.String({ minLength: 1, maxLength: 2000 }),
+  rationale: Type.String({
+    minLength: 1,
+    maxLength: 2000,
+    description: 'Why you made this assessment; not only whitespace.',
+  }),
   evidence_version: Type.String({
     pattern: '^[0-9a-f]{32}$',
     description: 'The evidence_version you reviewed.',

@@ -154,6 +154,10 @@ export class CrisisService {
     id: number,
     body: { assessment: string; rationale: string; evidence_version: string },
   ): Promise<CrisisEventView> {
+    // The schema's minLength counts spaces; a review must say why.
+    if (body.rationale.trim() === '') {
+      throw badRequest('rationale must not be blank: say why you made this assessment.', 'rationale');
+    }
     const now = this.clock.now();
     await this.store.transaction(async (trx) => {
       const row = await this.store.find(userId, id, trx);

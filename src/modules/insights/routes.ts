@@ -141,7 +141,8 @@ export async function insightRoutes(app: App, { insights }: { insights: Insights
         summary: 'Search your AI insights',
         description:
           'Your latest insight per trend matching every filter given, newest first. Text filters are ' +
-          'case-insensitive substring matches; `topic_category` matches the category and its children.',
+          'case-insensitive substring matches; `topic_category` (a category name or slug, as `category` on ' +
+          '`GET /api/trends`) matches the category and its children, and an unknown one is a 400.',
         querystring: SearchQuery,
         response: { 200: SearchResponse },
       },

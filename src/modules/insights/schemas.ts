@@ -151,7 +151,10 @@ export const SearchQuery = StrictObject({
   key_theme: Filter('Text contained in one of the key themes (case-insensitive).'),
   audience_keyword: Filter('Text contained in an audience or targeting keyword (case-insensitive).'),
   sentiment_category: Type.Optional(Type.Enum(['positive', 'negative', 'neutral', 'mixed'])),
-  topic_category: Filter('A category path such as `Technology/AI`; a parent matches its children.'),
+  topic_category: Filter(
+    'A category name (`Technology/AI`) or slug (`technology-ai`), as `category` on `GET /api/trends`; a parent ' +
+      'matches its children; an unknown category is a 400.',
+  ),
   trend_name: Filter('Text contained in the trend name (case-insensitive).'),
   ...Pagination,
 });

@@ -5,7 +5,7 @@ import { type Clock, DAY_MS, nextUtcMonthStart } from '../../platform/clock.ts';
 import { ApiError, notFound } from '../../platform/errors.ts';
 import type { JobContext, JobQueue, JobWorker } from '../../platform/jobs/index.ts';
 import type { PlanTable } from '../../platform/plans.ts';
-import { normaliseKey, normaliseTokens, type TrendsService } from '../trends/index.ts';
+import { normaliseKey, normaliseTokens, requireCategory, type TrendsService } from '../trends/index.ts';
 import { type AIInsight, type AnalyzerSignal, analyzeOffline } from './analyzer.ts';
 import { LlmError, type LlmProvider, mergeReply } from './llm.ts';
 import type { InsightRow, InsightsStore, SearchFilter, TaskRow } from './store.ts';
@@ -369,7 +369,13 @@ export class InsightsService {
     total: number;
     meta: SearchMeta;
   }> {
-    const { rows, total } = await this.store.search(userId, filter);
+    // Read as GET /api/trends reads `category`: a path or slug, unknown → 400; the store matches the
+    // canonical path and its children.
+    const topic =
+      filter.topic_category === undefined
+        ? undefined
+        : requireCategory(filter.topic_category, 'topic_category').name;
+    const { rows, total } = await this.store.search(userId, { ...filter, topic_category: topic });
     const usage = await this.usage(userId, plan);
     return {
       trends: rows.map((row) => ({ id: row.trend_id, title: row.trend_name, ...this.withUsage(row, usage) })),

@@ -27,5 +27,5 @@ export { MetricsRecomputer } from './recompute.ts';
 export { trendRoutes } from './routes.ts';
 export { TrendIdParams, TrendItemSchema } from './schemas.ts';
 export { compound, mentionSentiment, sentenceSentiments } from './sentiment.ts';
-export { type TrendItemView, TrendsService } from './service.ts';
+export { requireCategory, type TrendItemView, TrendsService } from './service.ts';
 export { TrendsStore } from './store.ts';

@@ -155,6 +155,22 @@ function interestKeys(keywords: string[]): string[] {
   return [...keys];
 }
 
+/**
+ * The category a filter parameter names by path or slug (`Technology/AI`, `technology-ai`); a parent covers its
+ * children through `descendantsOf`. One outside the taxonomy is a 400 naming the parameter, never a filter that
+ * silently matches nothing.
+ */
+export function requireCategory(value: string, field: string) {
+  const category = categoryByNameOrSlug(value);
+  if (category === null) {
+    throw badRequest(
+      `${field} "${value}" is not in the taxonomy; GET /api/trends/categories lists names and slugs.`,
+      field,
+    );
+  }
+  return category;
+}
+
 /** A custom date range as a window: whole UTC days, up to now when it ends today. */
 function rangeWindow(
   startDate: string | undefined,
@@ -414,16 +430,14 @@ export class TrendsService {
     const order = params.order ?? 'desc';
     const filter: ListFilter = {};
     if (params.category !== undefined) {
-      const category = categoryByNameOrSlug(params.category);
-      if (category === null) {
-        throw badRequest(
-          `category "${params.category}" is not in the taxonomy; GET /api/trends/categories lists names and slugs.`,
-          'category',
-        );
-      }
-      filter.categories = descendantsOf(category.name);
+      filter.categories = descendantsOf(requireCategory(params.category, 'category').name);
     }
-    if (params.search !== undefined) filter.search = params.search.trim().replace(/^#/, '');
+    if (params.search !== undefined) {
+      filter.search = params.search.trim().replace(/^#/, '');
+      // Nothing left to look for would match every trend: a filter that silently filters nothing.
+      if (filter.search === '')
+        throw badRequest('search must hold more than spaces or a lone "#".', 'search');
+    }
     if (params.interestKey !== undefined) filter.interestKey = params.interestKey;
     if (params.interests !== undefined) filter.anyKeys = interestKeys(params.interests);
     if (params.exclude_sentiment !== undefined) filter.excludeSentiments = params.exclude_sentiment;

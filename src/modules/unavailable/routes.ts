@@ -78,7 +78,7 @@ export async function unavailableRoutes(app: App): Promise<void> {
       scope.route({
         method: capability.method,
         url: capability.url,
-        config: { access: 'public' },
+        config: { access: 'public', ignoresInput: true },
         schema,
         // A WebSocket upgrade to /ws/finance gets this answer too; the platform's upgrade guard then closes it.
         handler: async () => {

@@ -200,6 +200,45 @@ describe('crisis detection from social surges', () => {
     assertProblem(other, 404);
   });
 
+  it('a review whose rationale is only whitespace is a 400 naming body.rationale, and is not recorded', async () => {
+    const url = `/api/intelligence/crisis-events/${eventId}/reviews`;
+    const before = (
+      await call(ctx.app, 'GET', `/api/intelligence/crisis-events/${eventId}/evidence`, { key: alice.key })
+    ).data;
+    for (const rationale of ['   ', '\n\t ', '\u00a0']) {
+      const blank = await call(ctx.app, 'POST', url, {
+        key: alice.key,
+        body: { assessment: 'disputed', rationale, evidence_version: before.evidence_version },
+      });
+      assertProblem(blank, 400);
+      assert.deepEqual(
+        blank.data.errors.map((e: { path: string }) => e.path),
+        ['body.rationale'],
+      );
+      assert.match(blank.data.errors[0].message, /must not be blank/);
+    }
+    const empty = await call(ctx.app, 'POST', url, {
+      key: alice.key,
+      body: { assessment: 'disputed', rationale: '', evidence_version: before.evidence_version },
+    });
+    assertProblem(empty, 400);
+    assert.equal(empty.data.errors[0].path, 'body.rationale');
+    const long = await call(ctx.app, 'POST', url, {
+      key: alice.key,
+      body: {
+        assessment: 'disputed',
+        rationale: 'x'.repeat(2001),
+        evidence_version: before.evidence_version,
+      },
+    });
+    assertProblem(long, 400);
+    const after = (
+      await call(ctx.app, 'GET', `/api/intelligence/crisis-events/${eventId}/evidence`, { key: alice.key })
+    ).data;
+    assert.equal(after.reviews.length, before.reviews.length);
+    assert.equal(after.review_status, before.review_status);
+  });
+
   it('renders an excerpt containing <script> as text in the HTML export', async () => {
     await call(ctx.app, 'POST', '/api/user/interests', { key: alice.key, body: { keyword: 'Widget' } });
     const texts = posts('Widget', 8, 'negative', 3).map((t, i) =>

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { recommendedNextSteps } from '../../../src/modules/insights/index.ts';
+import { categoryByNameOrSlug, descendantsOf } from '../../../src/modules/trends/index.ts';
 import { ManualClock } from '../../../src/platform/clock.ts';
 import {
   assertProblem,
@@ -239,11 +240,16 @@ describe('AI insights (offline analyzer)', () => {
         .where('id', '=', res.data.task_id)
         .execute();
     }
+    const counted = async () =>
+      (await call(ctx.app, 'GET', '/api/user/api-usage', { key: dave.key })).data.summary.requests_today;
+    const before = await counted();
     const refused = await call(ctx.app, 'POST', `/api/trends/${ids.positive}/ai-insights/generate`, {
       key: dave.key,
     });
     assertProblem(refused, 429);
     assert.equal(refused.data.code, 'insight_limit_reached');
+    // Refused by a limit: not counted against the daily quota either.
+    assert.equal(await counted(), before);
     assert.equal(refused.headers['x-ratelimit-limit'], '10');
     assert.equal(refused.headers['x-ratelimit-remaining'], '0');
     assert.equal(refused.headers['x-ratelimit-reset'], String(Date.parse('2026-12-01T00:00:00Z') / 1000));
@@ -295,6 +301,53 @@ describe('AI insights (offline analyzer)', () => {
     for (const item of all.trends) {
       assert.equal(item.id, item.trend_id);
       assert.equal(item.title, item.trend_name);
+    }
+  });
+
+  test('search topic_category reads a category as GET /api/trends?category= does: path or slug, parent covers children, unknown → 400', async () => {
+    const search = (query: string) =>
+      call(ctx.app, 'GET', `/api/insights/search?${query}`, { key: alice.key });
+    const all = (await search('')).data;
+    const path = all.trends[0].overall_topic_category_llm as string;
+    const category = categoryByNameOrSlug(path)!;
+    const parent = categoryByNameOrSlug(path.split('/')[0]!)!;
+    const byPath = (await search(`topic_category=${encodeURIComponent(path)}`)).data;
+    assert.ok(byPath.total >= 1);
+    for (const value of [category.slug, path.toUpperCase()]) {
+      const res = await search(`topic_category=${encodeURIComponent(value)}`);
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(res.data.total, byPath.total, value);
+      assert.equal(res.data.meta.topic_category, value);
+    }
+    const byParentSlug = (await search(`topic_category=${parent.slug}`)).data;
+    assert.ok(byParentSlug.total >= byPath.total);
+    assert.ok(
+      byParentSlug.trends.every((t: Json) =>
+        descendantsOf(parent.name).includes(t.overall_topic_category_llm),
+      ),
+    );
+    // A parent's slug finds the insight filed under its child (Acme Cloud: Crisis & Safety/Outages & …).
+    const crisis = await search('topic_category=crisis-safety');
+    assert.equal(crisis.statusCode, 200, crisis.body);
+    assert.deepEqual(
+      crisis.data.trends.map((t: Json) => t.trend_id),
+      [ids.negative],
+    );
+    // A known category none of the insights is in: an empty answer, not an error.
+    const sports = await search('topic_category=sports');
+    assert.equal(sports.statusCode, 200, sports.body);
+    assert.equal(sports.data.total, 0);
+    for (const unknown of ['Nope', 'technology-nope', 'Technology/Nope']) {
+      const res = await search(`topic_category=${encodeURIComponent(unknown)}`);
+      assertProblem(res, 400);
+      assert.deepEqual(
+        res.data.errors.map((e: Json) => e.path),
+        ['query.topic_category'],
+      );
+      const trends = await call(ctx.app, 'GET', `/api/trends?category=${encodeURIComponent(unknown)}`, {
+        key: alice.key,
+      });
+      assertProblem(trends, 400);
     }
   });
 

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
+import { ManualClock } from '../../../src/platform/clock.ts';
 import { bodySignature } from '../../../src/platform/signing.ts';
 import { assertProblem, call, createUser, type Json } from '../../helpers/app.ts';
 import {
@@ -354,5 +355,58 @@ describe('workflow integration', () => {
       assert.ok(!JSON.stringify(row).includes(N8N_KEY), 'the key is encrypted at rest');
       assert.ok(!row.signing_secret_sealed.startsWith('whsec_'));
     }
+  });
+});
+
+describe('workflow status: connected_at', () => {
+  let ctx: LoggedContext;
+  let tool: N8nStandIn;
+  const clock = new ManualClock(Date.parse('2026-11-21T10:00:00Z'));
+
+  before(async () => {
+    ctx = await buildLoggedApp({ env: ENV, clock });
+    tool = await n8nStandIn();
+  });
+
+  after(async () => {
+    await tool.close();
+    await ctx.close();
+  });
+
+  test('saving a selection keeps connected_at at the connection time; reconnecting moves it', async () => {
+    const user = await createUser(ctx);
+    const iso = () => new Date(clock.now()).toISOString();
+    const body = { api_key: N8N_KEY, api_base_url: tool.url, include_metadata: false };
+    const connect = () =>
+      call(ctx.app, 'POST', '/api/integrations/workflow/connect', { key: user.key, body });
+    const status = async () =>
+      (await call(ctx.app, 'GET', '/api/integrations/workflow/status', { key: user.key })).data;
+
+    assert.equal((await connect()).statusCode, 200);
+    const connectedAt = iso();
+    assert.equal((await status()).connected_at, connectedAt);
+
+    clock.advance(60_000);
+    const selected = await call(ctx.app, 'PUT', '/api/integrations/workflow/selection', {
+      key: user.key,
+      body: {
+        workflow_id: 'wf1',
+        workflow_name: 'Social response',
+        default_event: 'trend_lifecycle',
+        api_base_url: tool.url,
+      },
+    });
+    assert.equal(selected.statusCode, 200, selected.body);
+    const selectedAt = iso();
+    const afterSelection = await status();
+    assert.equal(afterSelection.selection.selected_at, selectedAt);
+    assert.equal(afterSelection.connected_at, connectedAt);
+
+    // A reconnect is a new connection (new key check, new signing secret); the same URL keeps the selection.
+    clock.advance(60_000);
+    assert.equal((await connect()).statusCode, 200);
+    const afterReconnect = await status();
+    assert.equal(afterReconnect.connected_at, iso());
+    assert.equal(afterReconnect.selection.selected_at, selectedAt);
   });
 });

@@ -309,6 +309,11 @@ describe('trend list, analytics, autocomplete and interests', () => {
       [ids['aurora borealis']],
     );
     assert.equal((await list('?search=%25')).data.total, 0, 'LIKE wildcards are literal');
+    for (const blank of ['%20', '%23', '%20%23%20']) {
+      const refused = await list(`?search=${blank}`);
+      assert.equal(refused.statusCode, 400, blank);
+      assert.equal(refused.data.errors[0].path, 'query.search');
+    }
     const growth = await list('?sort_by=growth');
     assert.deepEqual(
       growth.data.trends.map((t: Json) => t.growth),

@@ -57,7 +57,9 @@ export const StatusResponse = Type.Object({
   api_base_url: Nullable(Type.String()),
   include_metadata: Type.Boolean(),
   selection: Nullable(SelectionView),
-  connected_at: Nullable(DateTime()),
+  connected_at: Nullable(
+    DateTime({ description: 'When you last connected; saving a selection does not change it.' }),
+  ),
 });
 
 export const WorkflowListResponse = Type.Object({

@@ -136,7 +136,8 @@ export class WorkflowService {
       api_base_url: row.api_base_url,
       include_metadata: row.include_metadata === 1,
       selection: selectionView(row),
-      connected_at: isoString(row.updated_at),
+      // Not updated_at: saving a selection changes the row, not when it was connected.
+      connected_at: isoString(row.created_at),
     };
   }
 

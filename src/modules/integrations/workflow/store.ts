@@ -23,7 +23,10 @@ export class WorkflowStore {
       .executeTakeFirst();
   }
 
-  /** Creates or replaces the user's connection; the selection is kept only when the URL stays the same. */
+  /**
+   * Creates or replaces the user's connection; the selection is kept only when the URL stays the same. A
+   * replacement is a new connection (new key and signing secret), so it takes the new `created_at`.
+   */
   async upsert(row: Insertable<WorkflowConnectionsTable>): Promise<void> {
     await this.transaction(async (trx) => {
       const existing = await trx
@@ -41,6 +44,7 @@ export class WorkflowStore {
         api_key_sealed: row.api_key_sealed,
         signing_secret_sealed: row.signing_secret_sealed,
         include_metadata: row.include_metadata,
+        created_at: row.created_at,
         updated_at: row.updated_at,
       };
       if (!keepSelection) {

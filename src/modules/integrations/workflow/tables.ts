@@ -17,7 +17,9 @@ export interface WorkflowConnectionsTable {
   webhook_url: string | null;
   default_event: string | null;
   selected_at: number | null;
+  /** When the current connection was made (a reconnect replaces it): the status's `connected_at`. */
   created_at: number;
+  /** Any change, a new selection included. */
   updated_at: number;
 }
 
