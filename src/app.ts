@@ -290,7 +290,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     log: app.log,
     overrides: options.overrides,
   });
-  const { services, nlp } = composition;
+  const { services, nlp, insightAnalysis } = composition;
   app.decorate('services', services);
 
   const overload = new OverloadMonitor(config.overloadEventLoopDelayMs);
@@ -392,6 +392,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await engine.idle();
     await nlp.close();
     await worker.stop();
+    // After the job worker: an insight task under way finishes its analysis first.
+    await insightAnalysis.close();
     await stream.close();
     await outbound.close();
     // Deliveries count no usage; what the passes above counted is flushed with the leases given up.

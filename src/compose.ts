@@ -24,7 +24,13 @@ import {
 } from './modules/content/index.ts';
 import { CrisisDetector, CrisisService, CrisisStore } from './modules/crisis/index.ts';
 import { ExportsService } from './modules/exports/index.ts';
-import { InsightsService, InsightsStore, LlmProvider } from './modules/insights/index.ts';
+import {
+  createInsightAnalysis,
+  type InsightAnalysis,
+  InsightsService,
+  InsightsStore,
+  LlmProvider,
+} from './modules/insights/index.ts';
 import type { AdsDeps } from './modules/integrations/index.ts';
 import {
   createIntegrations,
@@ -100,6 +106,7 @@ export interface Composition {
   services: Services;
   /** Parts the app stops on close beyond what `services` names. */
   nlp: NlpPool;
+  insightAnalysis: InsightAnalysis;
   accountsStore: AccountsStore;
 }
 
@@ -177,6 +184,7 @@ export async function composeServices(input: CompositionInput): Promise<Composit
   const signals = new SignalsService(signalsStore, clock, () => engine.wake(), config.ingestMaxPending);
 
   // Insights: read by webhooks (next steps) and the ad integrations (previews).
+  const insightAnalysis = createInsightAnalysis(config.nlpWorkerThreads > 0);
   const insights = new InsightsService({
     store: new InsightsStore(db, dialect),
     trends,
@@ -187,6 +195,7 @@ export async function composeServices(input: CompositionInput): Promise<Composit
       ? new LlmProvider({ baseUrl: config.llm.baseUrl, apiKey: config.llm.apiKey, model: config.llm.model })
       : null,
     onEnqueued: poke,
+    analysis: insightAnalysis,
   });
   insights.register(worker);
   const insightsReader = overrides.insights ?? insights;
@@ -354,5 +363,5 @@ export async function composeServices(input: CompositionInput): Promise<Composit
     reports,
     singletons,
   };
-  return { services, nlp, accountsStore };
+  return { services, nlp, insightAnalysis, accountsStore };
 }

@@ -77,7 +77,7 @@ export interface AnalyzerSignal {
   lang: string | null;
 }
 
-interface AnalyzerInput {
+export interface AnalyzerInput {
   trend: { id: number; title: string; key: string; category: string };
   metrics: {
     volume: number;

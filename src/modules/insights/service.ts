@@ -6,7 +6,8 @@ import { ApiError, notFound } from '../../platform/errors.ts';
 import type { JobContext, JobQueue, JobWorker } from '../../platform/jobs/index.ts';
 import type { PlanTable } from '../../platform/plans.ts';
 import { normaliseKey, normaliseTokens, requireCategory, type TrendsService } from '../trends/index.ts';
-import { type AIInsight, type AnalyzerSignal, analyzeOffline } from './analyzer.ts';
+import { createInsightAnalysis, type InsightAnalysis } from './analysis-pool.ts';
+import type { AIInsight, AnalyzerSignal } from './analyzer.ts';
 import { LlmError, type LlmProvider, mergeReply } from './llm.ts';
 import type { InsightRow, InsightsStore, SearchFilter, TaskRow } from './store.ts';
 
@@ -47,6 +48,8 @@ interface InsightsServiceOptions {
   llm?: LlmProvider | null;
   /** Called after a task was enqueued and committed (the in-process worker polls at once). */
   onEnqueued?: () => void;
+  /** Where the offline analysis runs (a worker thread in the server); the calling thread by default. */
+  analysis?: InsightAnalysis;
 }
 
 function monthStart(now: number): number {
@@ -71,6 +74,7 @@ export class InsightsService {
   private readonly plans: PlanTable;
   private readonly llm: LlmProvider | null;
   private readonly onEnqueued: () => void;
+  private readonly analysis: InsightAnalysis;
 
   constructor(options: InsightsServiceOptions) {
     this.store = options.store;
@@ -80,6 +84,7 @@ export class InsightsService {
     this.plans = options.plans;
     this.llm = options.llm ?? null;
     this.onEnqueued = options.onEnqueued ?? (() => undefined);
+    this.analysis = options.analysis ?? createInsightAnalysis(false);
   }
 
   register(worker: JobWorker): void {
@@ -255,9 +260,17 @@ export class InsightsService {
     let view = await this.trends.view(trend, '24h');
     if (view.volume === 0) view = { ...view, platforms: (await this.trends.view(trend, '7d')).platforms };
     const signals = await this.signalsFor({ id: Number(trend.id), key: trend.key, title: trend.title });
-    const insight = analyzeOffline({
+    const insight = await this.analysis.analyze({
       trend: { id: Number(trend.id), title: trend.title, key: trend.key, category: trend.category },
-      metrics: view,
+      // Only what the analysis reads crosses to its thread.
+      metrics: {
+        volume: view.volume,
+        velocity_score: view.velocity_score,
+        velocity_1h: view.velocity_1h,
+        lifecycle_stage: view.lifecycle_stage,
+        growth: view.growth,
+        platforms: view.platforms,
+      },
       signals,
       windowDays: WINDOW_DAYS,
       now: this.clock.now(),
