@@ -156,6 +156,17 @@ describe('the SDK’s notification and dashboard methods', () => {
     assert.ok(after.notifications.some((n: Json) => n.is_read && n.read_at !== null));
   });
 
+  test('mark_notifications_read() without ids sends {"ids": []}, which marks every notice read', async () => {
+    const before = await sdk('GET', '/api/user/notifications/recent?limit=50');
+    const unread = before.notifications.filter((n: Json) => !n.is_read).length;
+    assert.ok(unread > 0);
+    const data = await sdk('POST', '/api/user/notifications/mark-read', '{"ids": []}');
+    assert.deepEqual(data, { success: true, updated: unread, unread_count: 0 });
+    const after = await sdk('GET', '/api/user/notifications/recent?limit=50');
+    assert.ok(after.notifications.every((n: Json) => n.is_read && n.read_at !== null));
+    assert.equal(after.unread_count, 0);
+  });
+
   test('get_dashboard_overview() parses as DashboardOverview', async () => {
     const data = await sdk('GET', '/dashboard/overview');
     assert.deepEqual(checkModel(data, 'DashboardOverview'), []);

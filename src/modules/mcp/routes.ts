@@ -114,7 +114,7 @@ export async function mcpRoutes(
         throw new McpError(ErrorCode.InvalidParams, `No prompt is named ${request.params.name}.`);
       }
       try {
-        const brief = await tools.brief(caller, String(request.params.arguments?.topic ?? ''));
+        const brief = await tools.brief(caller, request.params.arguments ?? {});
         return {
           description: brief.description,
           messages: [{ role: 'user' as const, content: { type: 'text' as const, text: brief.text } }],

@@ -191,6 +191,19 @@ export class McpTools {
           errors: unknown.map((key) => ({ path: key, message: 'is not an argument of this tool' })),
         });
       }
+      // A missing required argument (or a null one) is the caller's mistake, answered like a route's 400.
+      const missing = (tool.input.schema.required ?? []).filter(
+        (key) => args[key] === undefined || args[key] === null,
+      );
+      if (missing.length > 0) {
+        throw new CallRefused(400, {
+          status: 400,
+          code: 'validation_failed',
+          title: 'Bad Request',
+          detail: `Missing required argument${missing.length > 1 ? 's' : ''} ${missing.join(', ')} for ${name}.`,
+          errors: missing.map((key) => ({ path: key, message: 'is required' })),
+        });
+      }
       if (this.countsAsRequest(tool.spec)) await caller.meter();
       const structured = await this.run(caller, tool, args);
       return { ok: true, structured, text: tool.spec.summarize(structured) };
@@ -347,8 +360,17 @@ export class McpTools {
   }
 
   /** The facts for `brief_me_on(topic)`, charged as one request. */
-  async brief(caller: Caller, topic: string): Promise<{ description: string; text: string }> {
-    const subject = topic.trim();
+  async brief(caller: Caller, args: Record<string, unknown>): Promise<{ description: string; text: string }> {
+    const known = new Set(BRIEF_PROMPT.arguments.map((a) => a.name));
+    const unknown = Object.keys(args).filter((key) => !known.has(key));
+    if (unknown.length > 0) {
+      throw new CallRefused(400, {
+        status: 400,
+        code: 'validation_failed',
+        detail: `Unknown argument${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} for ${BRIEF_PROMPT.name}.`,
+      });
+    }
+    const subject = String(args.topic ?? '').trim();
     if (subject === '' || subject.length > 200) {
       throw new CallRefused(400, { status: 400, detail: 'topic must be 1–200 characters.' });
     }

@@ -62,9 +62,10 @@ export const NotificationListResponse = Type.Object(
 
 export const MarkReadBody = StrictObject({
   ids: Type.Array(Type.Integer({ minimum: 1, maximum: 9_007_199_254_740_991 }), {
-    minItems: 1,
     maxItems: MAX_MARK_IDS,
-    description: `Ids of your notices (1–${MAX_MARK_IDS}; repeats count once).`,
+    description:
+      `Ids of your notices (at most ${MAX_MARK_IDS}; repeats count once). An empty list marks all of your ` +
+      'notices read, as upstream’s SDK sends it for `mark_notifications_read()` without ids.',
   }),
 });
 

@@ -129,10 +129,15 @@ export class NotificationsService {
    * Marks the user's notices read. Every id must be one of the user's notices (another user's, or one no
    * longer kept → 404 naming them, and nothing is marked); ids already read are fine and not counted.
    */
+  /** Marks the given notices read, all or nothing; no ids marks every unread notice of the user read. */
   async markRead(userId: number, ids: number[]) {
     const unique = [...new Set(ids)];
     const now = this.deps.clock.now();
     return this.store.transaction(async (trx) => {
+      if (unique.length === 0) {
+        const updated = await this.store.markAllRead(userId, now, trx);
+        return { success: true, updated, unread_count: await this.store.unreadCount(userId, trx) };
+      }
       const owned = await this.store.ownedIds(userId, unique, trx);
       const missing = unique.filter((id) => !owned.has(id));
       if (missing.length > 0) {

@@ -105,6 +105,17 @@ export class NotificationsStore {
     return Number(result.numUpdatedRows);
   }
 
+  /** Marks every unread notice of the user read; returns how many. */
+  async markAllRead(userId: number, now: number, executor: Executor = this.db): Promise<number> {
+    const result = await executor
+      .updateTable('notifications')
+      .set({ is_read: 1, read_at: now })
+      .where('user_id', '=', userId)
+      .where('is_read', '=', 0)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
   /** Deletes up to `limit` notices created before `before` (every user's); returns how many. */
   async deleteNoticesBefore(before: number, limit: number): Promise<number> {
     const result = await this.db

@@ -68,6 +68,6 @@ describe('insight analysis threads', () => {
     const threaded = createInsightAnalysis(true);
     const running = threaded.analyze(input(20));
     await threaded.close();
-    assert.equal((await running).sentiment_category.length > 0, true);
+    assert.ok(typeof (await running).sentiment_summary === 'string');
   });
 });

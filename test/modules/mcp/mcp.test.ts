@@ -226,6 +226,29 @@ describe('MCP server at /mcp', () => {
     assert.equal(missing.structuredContent?.status, 404);
   });
 
+  test('a missing or null required argument is a tool error naming it, not counted; so is an unknown prompt argument', async () => {
+    const user = await createUser(ctx, 'enterprise', ['read']);
+    const client = await connect(user.key);
+    const counted = async () => {
+      await ctx.app.services.usage.flush();
+      return (await call(ctx.app, 'GET', '/api/user/api-usage', { key: user.key })).data.summary
+        .requests_today;
+    };
+    const before = await counted();
+    for (const args of [{}, { trend_id: null }]) {
+      const res = await callTool(client, 'get_trend', args);
+      assert.equal(res.isError, true, JSON.stringify(res));
+      assert.equal(res.structuredContent?.status, 400);
+      assert.equal(res.structuredContent?.code, 'validation_failed');
+      assert.deepEqual(res.structuredContent?.errors, [{ path: 'trend_id', message: 'is required' }]);
+    }
+    assert.equal(await counted(), before);
+    await assert.rejects(
+      client.getPrompt({ name: 'brief_me_on', arguments: { topic: 'Acme Cloud', x: '1' } }),
+      /Unknown argument x/,
+    );
+  });
+
   test('crisis evidence equals the HTTP route; another user’s event is not found; reviews need write', async () => {
     const owner = await createUser(ctx, 'enterprise', ['read', 'write']);
     const stranger = await createUser(ctx, 'enterprise', ['read', 'write']);
