@@ -84,7 +84,11 @@ export async function mcpRoutes(
     );
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.list() }));
     server.setRequestHandler(CallToolRequestSchema, async (request) => {
-      const outcome = await tools.call(caller, request.params.name, request.params.arguments ?? {});
+      const outcome = await tools
+        .call(caller, request.params.name, request.params.arguments ?? {})
+        .catch((error: unknown) => {
+          throw asMcpError(error);
+        });
       return {
         content: [{ type: 'text' as const, text: outcome.text }],
         structuredContent: outcome.structured,
@@ -105,6 +109,10 @@ export async function mcpRoutes(
       try {
         return { contents: [await tools.readResource(caller, request.params.uri)] };
       } catch (error) {
+        // The MCP specification's code for a resource that is not there.
+        if (error instanceof CallRefused && error.status === 404) {
+          throw new McpError(RESOURCE_NOT_FOUND, error.message, error.problem);
+        }
         throw asMcpError(error);
       }
     });
@@ -182,6 +190,9 @@ export async function mcpRoutes(
     },
   );
 }
+
+/** JSON-RPC error code the MCP specification gives a resource that does not exist. */
+const RESOURCE_NOT_FOUND = -32002;
 
 function asMcpError(error: unknown): unknown {
   if (!(error instanceof CallRefused)) return error;

@@ -174,12 +174,14 @@ export class McpTools {
 
   async call(caller: Caller, name: string, args: Record<string, unknown>): Promise<ToolOutcome> {
     const tool = this.tools.get(name);
-    if (!tool)
-      return {
-        ok: false,
-        structured: { detail: `No tool is named ${name}.` },
-        text: `No tool is named ${name}.`,
-      };
+    // A protocol error, as the MCP specification lists an unknown tool (routes.ts turns it into -32602).
+    if (!tool) {
+      throw new CallRefused(404, {
+        status: 404,
+        code: 'unknown_tool',
+        detail: `No tool is named ${name}; tools/list names them.`,
+      });
+    }
     try {
       const unknown = Object.keys(args).filter((key) => !(key in tool.input.schema.properties));
       if (unknown.length > 0) {

@@ -247,6 +247,13 @@ describe('MCP server at /mcp', () => {
       client.getPrompt({ name: 'brief_me_on', arguments: { topic: 'Acme Cloud', x: '1' } }),
       /Unknown argument x/,
     );
+    // An unknown tool is a protocol error (-32602), as the MCP specification lists it.
+    const unknownTool = await callTool(client, 'nonexistent_tool').then(
+      () => null,
+      (error: Error & { code?: number }) => error,
+    );
+    assert.equal(unknownTool?.code, -32602);
+    assert.match(String(unknownTool?.message), /No tool is named nonexistent_tool/);
   });
 
   test('crisis evidence equals the HTTP route; another user’s event is not found; reviews need write', async () => {
@@ -284,6 +291,8 @@ describe('MCP server at /mcp', () => {
       (error: Error) => error,
     );
     assert.match(String(hiddenResource?.message), /No crisis event|not found/i);
+    // The MCP specification's code for a missing resource.
+    assert.equal((hiddenResource as { code?: number } | null)?.code, -32002);
 
     const reader = await connect(readOnly.data.api_key);
     const refused = await callTool(reader, 'review_crisis_event', {
