@@ -729,6 +729,17 @@ export function extractCandidates(signal: SignalText, options: ExtractOptions = 
  * The display title of a trend: its most frequent surface form; ties go to a form with capitals, then to
  * the lexically smallest (code-unit order), so the choice is deterministic. '' for an empty map.
  */
+/**
+ * A trend's type as its title reads: `hashtag` exactly when the title is one (`#WorldCup`). A trend whose
+ * mentions included a hashtag but whose title is a plain form (`Stratus Cloud`) is an `entity` when the title has
+ * a capital, else a `keyword`; any other type stays as the mentions gave it.
+ */
+export function typeForTitle(type: string, title: string): string {
+  if (title.startsWith('#')) return 'hashtag';
+  if (type !== 'hashtag') return type;
+  return /\p{Lu}/u.test(title) ? 'entity' : 'keyword';
+}
+
 export function titleFrom(surfaceCounts: ReadonlyMap<string, number>): string {
   let best: string | null = null;
   let bestCount = Number.NEGATIVE_INFINITY;

@@ -11,7 +11,7 @@ import { TimeSlicer, yieldToEventLoop } from '../../platform/scheduling.ts';
 import type { SignalAnalysis } from './analysis.ts';
 import { categorise } from './categories.ts';
 import { type EvidenceBatch, EvidenceTracker, type EvidenceUnits, type SharedEvidence } from './evidence.ts';
-import { titleFrom } from './extraction.ts';
+import { titleFrom, typeForTitle } from './extraction.ts';
 import { containedNames } from './keys.ts';
 import { HOUR_MS, METRIC_CONSTANTS } from './metrics.ts';
 import { InProcessNlp, type NlpPool } from './nlp-pool.ts';
@@ -161,10 +161,11 @@ export class TrendProcessor {
       for (const [key, acc] of byKey) {
         // Only a new trend is categorised (lexicons over sample texts); an existing one keeps its category.
         if (!known.has(key)) await slicer.maybeYield();
+        const title = titleFrom(acc.surfaces);
         trends.push({
           key,
-          title: titleFrom(acc.surfaces),
-          type: acc.type,
+          title,
+          type: typeForTitle(acc.type, title),
           category: known.has(key)
             ? ''
             : categorise({ key, surfaceForms: [...acc.surfaces.keys()], texts: acc.texts, hints: acc.hints }),
@@ -179,7 +180,7 @@ export class TrendProcessor {
       const minutes: MinuteIncrement[] = [];
       const surfaces: SurfaceIncrement[] = [];
       // Existing trends whose title this batch may change: those it mentions in a form other than the title.
-      const retitle: { id: number; title: string }[] = [];
+      const retitle: { id: number; title: string; type: string }[] = [];
       for (const [key, acc] of byKey) {
         const id = ids.get(key)!;
         for (const [surface, count] of acc.surfaces) surfaces.push({ trend_id: id, surface, count });
@@ -204,7 +205,9 @@ export class TrendProcessor {
       );
       for (const trend of retitle) {
         const title = titleFrom(forms.get(trend.id) ?? new Map());
-        if (title !== '' && title !== trend.title) await this.store.setTitle(trend.id, title, trx);
+        if (title !== '' && title !== trend.title) {
+          await this.store.setTitle(trend.id, title, typeForTitle(trend.type, title), trx);
+        }
       }
     });
     // Only a committed batch's units are remembered: a rolled-back one counts nothing twice.

@@ -119,7 +119,7 @@ function writeStatements(dialect: Dialect) {
     claim: list(
       'update signals set processed_at = {0} where id in ({rows}) and processed_at is null returning id',
     ),
-    trendsByKey: list('select id, key, title from trends where key in ({rows})'),
+    trendsByKey: list('select id, key, title, type from trends where key in ({rows})'),
     mentionsByKey: list('select key, mentions from trends where key in ({rows})'),
     upsertTrends: rows(
       'insert into trends (key, title, type, category, first_seen_at, last_seen_at, mentions) values {rows} ' +
@@ -262,18 +262,18 @@ export class TrendsStore {
     return claimed;
   }
 
-  /** Ids and titles of the trends with the given keys. */
+  /** Ids, titles and types of the trends with the given keys. */
   async trendsByKey(
     keys: string[],
     trx: Executor = this.db,
-  ): Promise<Map<string, { id: number; title: string }>> {
-    const out = new Map<string, { id: number; title: string }>();
+  ): Promise<Map<string, { id: number; title: string; type: string }>> {
+    const out = new Map<string, { id: number; title: string; type: string }>();
     const statement = this.write.trendsByKey;
     for (const part of statement.parts(keys)) {
-      const { rows } = await trx.executeQuery<{ id: number; key: string; title: string }>(
+      const { rows } = await trx.executeQuery<{ id: number; key: string; title: string; type: string }>(
         statement.query(part.length, part),
       );
-      for (const row of rows) out.set(row.key, { id: row.id, title: row.title });
+      for (const row of rows) out.set(row.key, { id: row.id, title: row.title, type: row.type });
     }
     return out;
   }
@@ -340,8 +340,14 @@ export class TrendsStore {
     return out;
   }
 
-  async setTitle(id: number, title: string, trx: Executor = this.db): Promise<void> {
-    await trx.updateTable('trends').set({ title }).where('id', '=', id).where('title', '!=', title).execute();
+  /** A new title, and the type that goes with it (extraction.ts `typeForTitle`). */
+  async setTitle(id: number, title: string, type: string, trx: Executor = this.db): Promise<void> {
+    await trx
+      .updateTable('trends')
+      .set({ title, type })
+      .where('id', '=', id)
+      .where('title', '!=', title)
+      .execute();
   }
 
   /** Adds to hourly buckets (one row per trend, platform and hour). */

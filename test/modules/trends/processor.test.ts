@@ -56,7 +56,9 @@ describe('trend processing', () => {
       .executeTakeFirstOrThrow();
     assert.equal(trend.mentions, 3);
     assert.equal(trend.category, 'Technology/AI');
-    assert.equal(trend.type, 'hashtag');
+    // Titled "OpenAI", not "#OpenAI": a name, though one mention was a hashtag.
+    assert.equal(trend.title, 'OpenAI');
+    assert.equal(trend.type, 'entity');
     assert.equal(trend.first_seen_at, Date.parse('2026-11-21T09:10:00Z'));
     assert.equal(trend.last_seen_at, Date.parse('2026-11-21T10:05:00Z'));
     const buckets = await db
@@ -106,6 +108,35 @@ describe('trend processing', () => {
       .where('key', '=', 'anthropic')
       .executeTakeFirstOrThrow();
     assert.equal(trend.title, 'Anthropic');
+    assert.equal(trend.type, 'entity');
+  });
+
+  test('the type follows the title: hashtag exactly when the title is one', async () => {
+    const post = (texts: string[], from: number) =>
+      ingest(
+        texts.map((text, i) => ({
+          source: 'x',
+          external_id: `type-${from + i}`,
+          text,
+          author: `a${from + i}`,
+          observed_at: '2026-11-21T10:00:00Z',
+        })),
+      );
+    const trend = () =>
+      ctx.app.services.db
+        .selectFrom('trends')
+        .select(['title', 'type'])
+        .where('key', '=', 'stratus cloud')
+        .executeTakeFirstOrThrow();
+    await post(['Stratus Cloud is down', 'Stratus Cloud again', 'so #StratusCloud is down'], 0);
+    await ctx.app.services.trendProcessor.drain();
+    assert.deepEqual(await trend(), { title: 'Stratus Cloud', type: 'entity' });
+    await post(['#StratusCloud down', '#StratusCloud still down', '#StratusCloud fix it'], 3);
+    await ctx.app.services.trendProcessor.drain();
+    assert.deepEqual(await trend(), { title: '#StratusCloud', type: 'hashtag' });
+    await post(['Stratus Cloud back', 'Stratus Cloud works', 'Stratus Cloud ok'], 6);
+    await ctx.app.services.trendProcessor.drain();
+    assert.deepEqual(await trend(), { title: 'Stratus Cloud', type: 'entity' });
   });
 
   test('each signal is processed once: a second pass and a re-sent duplicate add nothing', async () => {

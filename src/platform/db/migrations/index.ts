@@ -23,6 +23,7 @@ import { leases } from './0020_leases.ts';
 import { lookupIndexes } from './0021_lookup_indexes.ts';
 import { leftOrganisation } from './0022_left_organisation.ts';
 import { accentFoldedKeys } from './0023_accent_folded_keys.ts';
+import { trendTypeFollowsTitle } from './0024_trend_type_follows_title.ts';
 import type { Dialect } from './helpers.ts';
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -52,6 +53,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0021_lookup_indexes': lookupIndexes(dialect),
         '0022_left_organisation': leftOrganisation(dialect),
         '0023_accent_folded_keys': accentFoldedKeys(dialect),
+        '0024_trend_type_follows_title': trendTypeFollowsTitle(),
       };
     },
   };
