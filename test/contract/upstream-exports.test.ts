@@ -1,7 +1,8 @@
 // The SDK's export methods (get_export_settings, save_export_settings, delete_export_setting, run_export_now,
 // get_export_history) against Crestwatch: each request as client.py sends it, each answer held field by field
 // against the SDK model that parses it (models.py: ExportConfig, ExportHistory, ExportHistoryListResponse,
-// ExportRunResponse), with a run delivered to an S3 stand-in.
+// ExportRunResponse), with a run delivered to an S3 stand-in. client.py's create-or-update form of
+// save_export_settings (schedule "none" by default, `id` = config_id to update) parses ExportConfiguration.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ManualClock } from '../../src/platform/clock.ts';
@@ -24,6 +25,18 @@ Object.assign(MODELS, {
     selected_fields: 'list<str>',
     created_at: 'datetime',
     updated_at: 'datetime',
+  },
+  // The same SDK's save_export_settings(destination, selected_fields, config, schedule="none",
+  // schedule_time=None, is_active=False, config_id=None) — "create or update" — parses this model.
+  ExportConfiguration: {
+    id: 'int',
+    destination: 'str',
+    config: 'dict',
+    schedule: 'str',
+    schedule_time: 'str?',
+    is_active: 'bool',
+    selected_fields: 'list<str>=',
+    file_name_template: 'str?',
   },
   ExportHistory: {
     id: 'int',
@@ -135,5 +148,59 @@ describe('the SDK’s export methods', () => {
     const deleted = await sdk('DELETE', `/api/user/export/settings/${id}`);
     assert.equal(deleted.status, 204);
     parses((await sdk('GET', '/api/user/export/settings')).data, 'list<ExportConfig>');
+  });
+
+  test('save_export_settings’ defaults (schedule "none") and its config_id update parse with ExportConfiguration', async () => {
+    const config = {
+      bucket: 'sdk',
+      region: 'eu-west-1',
+      access_key_id: 'AKIASDK',
+      secret_access_key: SECRET,
+      endpoint: s3.url,
+    };
+    // save_export_settings("aws", ["id", "name"], config): None values are dropped from the payload.
+    const created = await sdk(
+      'POST',
+      '/api/user/export/settings',
+      JSON.stringify({
+        destination: 'aws',
+        config,
+        schedule: 'none',
+        is_active: false,
+        selected_fields: ['id', 'name'],
+      }),
+    );
+    assert.equal(created.status, 201);
+    parses(created.data, 'ExportConfiguration');
+    assert.equal(created.data!.schedule, 'none');
+    assert.equal(created.data!.next_run_at, null, 'never run on a schedule');
+    const id = created.data!.id as number;
+
+    // save_export_settings("aws", ["id"], config, schedule="daily", schedule_time="07:00", is_active=True,
+    // config_id=id): the same configuration, updated.
+    const updated = await sdk(
+      'POST',
+      '/api/user/export/settings',
+      JSON.stringify({
+        id,
+        destination: 'aws',
+        config,
+        schedule: 'daily',
+        schedule_time: '07:00',
+        is_active: true,
+        selected_fields: ['id'],
+      }),
+    );
+    assert.equal(updated.status, 200);
+    parses(updated.data, 'ExportConfiguration');
+    assert.equal(updated.data!.id, id);
+    assert.equal(updated.data!.schedule_time, '07:00');
+    assert.deepEqual(updated.data!.selected_fields, ['id']);
+    assert.equal(updated.data!.next_run_at, '2026-11-22T07:00:00.000Z');
+
+    const listed = await sdk('GET', '/api/user/export/settings');
+    parses(listed.data, 'list<ExportConfiguration>');
+    assert.equal((listed.data as Json[]).filter((c) => c.id === id).length, 1);
+    await sdk('DELETE', `/api/user/export/settings/${id}`);
   });
 });

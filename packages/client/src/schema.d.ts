@@ -16498,7 +16498,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description Ids of your notices (1–1000; repeats count once). */
+                        /** @description Ids of your notices (at most 1000; repeats count once). An empty list marks all of your notices read, as upstream’s SDK sends it for `mark_notifications_read()` without ids. */
                         ids: number[];
                     };
                 };
@@ -17095,8 +17095,8 @@ export interface paths {
         };
         put?: never;
         /**
-         * Schedule an export of trends
-         * @description Saves a new export: the trends `GET /api/trends` answers for `config.filters`, with the `selected_fields` as columns, written as CSV (RFC 4180, a header row) or JSON Lines, and sent `daily` or `weekly` at `schedule_time` (UTC) to an S3 bucket (`aws`: AWS or any S3-compatible endpoint), a Cloud Storage bucket (`gcp`, HMAC keys) or by e-mail (`email`, the file attached). Unknown `config` keys and unknown fields → 400 naming them. A user-given `endpoint` or SMTP `host` must pass the outbound guard (400 `destination_not_allowed`; checked again at every run). Secrets are stored encrypted. At most 20 configurations per user (409 `export_limit_reached`).
+         * Save (create or update) an export of trends
+         * @description Saves a new export (201): the trends `GET /api/trends` answers for `config.filters`, with the `selected_fields` as columns, written as CSV (RFC 4180, a header row) or JSON Lines, and sent `daily` or `weekly` at `schedule_time` (UTC) — or, with `schedule: "none"`, only when run-now runs it — to an S3 bucket (`aws`: AWS or any S3-compatible endpoint), a Cloud Storage bucket (`gcp`, HMAC keys) or by e-mail (`email`, the file attached). With `id` (upstream’s `config_id`) it replaces that configuration of yours in place and answers 200: the same checks, the secret sent again, omitted fields take their defaults; its history stays with it, `next_run_at` is computed afresh when the schedule, time, weekday or `is_active` changes, and a run already queued is not cancelled. Another user’s or an unknown `id` → 404, nothing changed. Unknown `config` keys and unknown fields → 400 naming them. A user-given `endpoint` or SMTP `host` must pass the outbound guard (400 `destination_not_allowed`; checked again at every run). Secrets are stored encrypted. At most 20 configurations per user (409 `export_limit_reached`; an update does not count).
          */
         post: {
             parameters: {
@@ -17108,6 +17108,8 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        /** @description Upstream’s `config_id`: replace this configuration of yours in place (answered with 200) instead of saving a new one (201). Another user’s or an unknown id → 404. The body is checked as a new one is, secrets included. */
+                        id?: number;
                         /**
                          * @description `aws` (S3 or any S3-compatible service), `gcp` (Cloud Storage) or `email` (SMTP).
                          * @enum {unknown}
@@ -17117,15 +17119,18 @@ export interface paths {
                         config: {
                             [key: string]: unknown;
                         };
-                        /** @enum {unknown} */
-                        schedule: "daily" | "weekly";
                         /**
-                         * @description When it runs, `HH:MM` in UTC.
+                         * @description `daily`, `weekly`, or `none`: never run by itself, only by run-now (upstream’s SDK saves so by default).
+                         * @enum {unknown}
+                         */
+                        schedule: "daily" | "weekly" | "none";
+                        /**
+                         * @description When it runs, `HH:MM` in UTC. Required for `daily` and `weekly`; optional (absent or null) for `none`, which keeps a valid time given but does not use it.
                          * @example 06:30
                          */
-                        schedule_time: string;
+                        schedule_time?: string | null;
                         /**
-                         * @description Weekly only: the UTC weekday (default: the weekday, UTC, on which it is saved).
+                         * @description Weekly only: the UTC weekday (default: the weekday, UTC, on which it is saved; on an update of a weekly configuration, the weekday it had).
                          * @enum {unknown}
                          */
                         schedule_day?: "sunday" | "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday";
@@ -17137,6 +17142,23 @@ export interface paths {
                 };
             };
             responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        /** @description The daily quota (the burst limit on plans without one). */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the window. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix epoch seconds when the window resets. */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ExportConfig"];
+                    };
+                };
                 /** @description Created */
                 201: {
                     headers: {
@@ -19754,13 +19776,16 @@ export interface components {
             config: {
                 [key: string]: unknown;
             };
-            /** @enum {unknown} */
-            schedule: "daily" | "weekly";
             /**
-             * @description `HH:MM`, UTC.
+             * @description `daily`, `weekly`, or `none` (never runs by itself; only run-now runs it).
+             * @enum {unknown}
+             */
+            schedule: "daily" | "weekly" | "none";
+            /**
+             * @description `HH:MM`, UTC; null for a `none` schedule saved without one (it is not used then).
              * @example 06:30
              */
-            schedule_time: string;
+            schedule_time: string | null;
             /** @description Inactive configurations are not run on schedule (run-now still runs them). */
             is_active: boolean;
             /** @description The trend fields written, in column order (every TrendItem field when none was chosen). */
@@ -19778,7 +19803,7 @@ export interface components {
             schedule_day: ("sunday" | "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday") | null;
             /**
              * Format: date-time
-             * @description When the schedule runs it next; null while inactive.
+             * @description When the schedule runs it next; null while inactive and always for `none`.
              * @example 2026-11-21T10:00:00Z
              */
             next_run_at: string | null;

@@ -47,23 +47,28 @@ export async function exportRoutes(
       config: write,
       schema: {
         tags,
-        summary: 'Schedule an export of trends',
+        summary: 'Save (create or update) an export of trends',
         description:
-          'Saves a new export: the trends `GET /api/trends` answers for `config.filters`, with the ' +
+          'Saves a new export (201): the trends `GET /api/trends` answers for `config.filters`, with the ' +
           '`selected_fields` as columns, written as CSV (RFC 4180, a header row) or JSON Lines, and sent ' +
-          '`daily` or `weekly` at `schedule_time` (UTC) to an S3 bucket (`aws`: AWS or any S3-compatible ' +
-          'endpoint), a Cloud Storage bucket (`gcp`, HMAC keys) or by e-mail (`email`, the file attached). ' +
-          'Unknown `config` keys and unknown fields → 400 naming them. A user-given `endpoint` or SMTP `host` ' +
-          'must pass the outbound guard (400 `destination_not_allowed`; checked again at every run). Secrets ' +
-          'are stored encrypted. At most 20 configurations per user (409 `export_limit_reached`).',
+          '`daily` or `weekly` at `schedule_time` (UTC) — or, with `schedule: "none"`, only when run-now ' +
+          'runs it — to an S3 bucket (`aws`: AWS or any S3-compatible endpoint), a Cloud Storage bucket ' +
+          '(`gcp`, HMAC keys) or by e-mail (`email`, the file attached). With `id` (upstream’s `config_id`) ' +
+          'it replaces that configuration of yours in place and answers 200: the same checks, the secret sent ' +
+          'again, omitted fields take their defaults; its history stays with it, `next_run_at` is computed ' +
+          'afresh when the schedule, time, weekday or `is_active` changes, and a run already queued is not ' +
+          'cancelled. Another user’s or an unknown `id` → 404, nothing changed. Unknown `config` keys and ' +
+          'unknown fields → 400 naming them. A user-given `endpoint` or SMTP `host` must pass the outbound ' +
+          'guard (400 `destination_not_allowed`; checked again at every run). Secrets are stored encrypted. ' +
+          'At most 20 configurations per user (409 `export_limit_reached`; an update does not count).',
         body: SaveExportBody,
-        response: { 201: exportConfig },
+        response: { 200: exportConfig, 201: exportConfig },
       },
     },
     async (request, reply) => {
       const principal = requirePrincipal(request);
       const saved = await dataExports.save(principal.userId, actorOf(principal, request.id), request.body);
-      return reply.code(201).send(saved);
+      return reply.code(saved.created ? 201 : 200).send(saved.config);
     },
   );
 

@@ -1,7 +1,10 @@
 // When a scheduled export runs next. Pure; all times UTC.
 
-export const SCHEDULES = ['daily', 'weekly'] as const;
+/** `none`: never runs by itself, only on run-now (upstream's SDK saves configurations so by default). */
+export const SCHEDULES = ['daily', 'weekly', 'none'] as const;
 export type Schedule = (typeof SCHEDULES)[number];
+/** The schedules that queue runs by themselves. */
+export type RecurringSchedule = Exclude<Schedule, 'none'>;
 
 /** Weekday names as the API takes them, indexed like `Date.getUTCDay()` (0 = Sunday). */
 export const WEEKDAYS = [
@@ -30,7 +33,12 @@ function minuteOfDay(time: string): number {
  * The first run strictly after `after`: every day at `time` (daily), or on weekday `day` at `time` (weekly).
  * Runs missed while nothing was running are not made up: the next one is after `after`.
  */
-export function nextRunAt(schedule: Schedule, time: string, day: number | null, after: number): number {
+export function nextRunAt(
+  schedule: RecurringSchedule,
+  time: string,
+  day: number | null,
+  after: number,
+): number {
   const dayStart = Math.floor(after / DAY_MS) * DAY_MS;
   const at = minuteOfDay(time) * MINUTE_MS;
   for (let d = 0; d <= 8; d++) {

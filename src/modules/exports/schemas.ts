@@ -29,8 +29,15 @@ export const ExportConfigSchema = Type.Object(
         'The settings with their defaults filled in; `secret_access_key` and `password` appear as ' +
         `\`${SECRET_MASK}\`, never as themselves.`,
     }),
-    schedule: Type.Enum([...SCHEDULES]),
-    schedule_time: Type.String({ description: '`HH:MM`, UTC.', examples: ['06:30'] }),
+    schedule: Type.Enum([...SCHEDULES], {
+      description: '`daily`, `weekly`, or `none` (never runs by itself; only run-now runs it).',
+    }),
+    schedule_time: Nullable(
+      Type.String({
+        description: '`HH:MM`, UTC; null for a `none` schedule saved without one (it is not used then).',
+        examples: ['06:30'],
+      }),
+    ),
     is_active: Type.Boolean({
       description: 'Inactive configurations are not run on schedule (run-now still runs them).',
     }),
@@ -40,9 +47,15 @@ export const ExportConfigSchema = Type.Object(
     created_at: DateTime(),
     updated_at: DateTime(),
     schedule_day: Nullable(
-      Type.Enum([...WEEKDAYS], { description: 'Weekly: the UTC weekday it runs on; null for daily.' }),
+      Type.Enum([...WEEKDAYS], {
+        description: 'Weekly: the UTC weekday it runs on; null for `daily` and `none`.',
+      }),
     ),
-    next_run_at: Nullable(DateTime({ description: 'When the schedule runs it next; null while inactive.' })),
+    next_run_at: Nullable(
+      DateTime({
+        description: 'When the schedule runs it next; null while inactive and always for `none`.',
+      }),
+    ),
   },
   { $id: 'ExportConfig', title: 'ExportConfig' },
 );
@@ -52,19 +65,40 @@ export const ExportConfigList = Type.Array(Type.Ref('ExportConfig'), {
 });
 
 export const SaveExportBody = StrictObject({
+  id: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 9_007_199_254_740_991,
+      description:
+        'Upstream’s `config_id`: replace this configuration of yours in place (answered with 200) instead of ' +
+        'saving a new one (201). Another user’s or an unknown id → 404. The body is checked as a new one is, ' +
+        'secrets included.',
+    }),
+  ),
   destination: Type.Enum([...DESTINATIONS], {
     description: '`aws` (S3 or any S3-compatible service), `gcp` (Cloud Storage) or `email` (SMTP).',
   }),
   config: FreeForm({ description: ConfigDescription }),
-  schedule: Type.Enum([...SCHEDULES]),
-  schedule_time: Type.String({
-    pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$',
-    description: 'When it runs, `HH:MM` in UTC.',
-    examples: ['06:30'],
+  schedule: Type.Enum([...SCHEDULES], {
+    description:
+      '`daily`, `weekly`, or `none`: never run by itself, only by run-now (upstream’s SDK saves so by default).',
   }),
+  schedule_time: Type.Optional(
+    Nullable(
+      Type.String({
+        pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$',
+        description:
+          'When it runs, `HH:MM` in UTC. Required for `daily` and `weekly`; optional (absent or null) for ' +
+          '`none`, which keeps a valid time given but does not use it.',
+        examples: ['06:30'],
+      }),
+    ),
+  ),
   schedule_day: Type.Optional(
     Type.Enum([...WEEKDAYS], {
-      description: 'Weekly only: the UTC weekday (default: the weekday, UTC, on which it is saved).',
+      description:
+        'Weekly only: the UTC weekday (default: the weekday, UTC, on which it is saved; on an update of a ' +
+        'weekly configuration, the weekday it had).',
     }),
   ),
   is_active: Type.Optional(Type.Boolean({ default: true })),

@@ -30,7 +30,7 @@ import { DeliveryError } from './failures.ts';
 import { CONTENT_TYPES, fieldProblem, fileName, TREND_FIELDS, toCsv, toJsonLines } from './files.ts';
 import { sendMail } from './mail.ts';
 import { putObject } from './s3.ts';
-import { nextRunAt, type Schedule, WEEKDAYS } from './schedule.ts';
+import { nextRunAt, type RecurringSchedule, type Schedule, WEEKDAYS } from './schedule.ts';
 import type { SaveExportInput } from './schemas.ts';
 import { type ConfigRow, ExportsStore, type HistoryRow } from './store.ts';
 
@@ -78,7 +78,7 @@ function configView(row: ConfigRow) {
     destination,
     config: maskedConfig(settings, row.secrets === null ? [] : [SECRET_KEY_OF[destination]]),
     schedule: row.schedule as Schedule,
-    schedule_time: row.schedule_time,
+    schedule_time: row.schedule_time === '' ? null : row.schedule_time,
     is_active: Number(row.is_active) === 1,
     selected_fields: JSON.parse(row.selected_fields) as string[],
     created_at: isoString(Number(row.created_at))!,
@@ -144,7 +144,10 @@ export class ExportsService {
     return (await this.store.listConfigs(userId)).map(configView);
   }
 
-  /** `POST /api/user/export/settings`: checks, guards and saves a new configuration. */
+  /**
+   * `POST /api/user/export/settings`: checks, guards and saves a new configuration, or with `id` (upstream's
+   * `config_id`) replaces that configuration of the caller in place. `created` says which (201 or 200).
+   */
   async save(userId: number, actor: Actor, input: SaveExportInput) {
     const { settings, secrets } = parseConfig(
       input.destination,
@@ -152,55 +155,95 @@ export class ExportsService {
       checkCategory,
     );
     const columns = columnsOf(input.selected_fields);
-    if (input.schedule === 'daily' && input.schedule_day !== undefined) {
+    if (input.schedule !== 'weekly' && input.schedule_day !== undefined) {
       throw badRequest('schedule_day is only for weekly schedules.', 'schedule_day');
     }
+    const time = input.schedule_time ?? null;
+    if (input.schedule !== 'none' && time === null) {
+      throw badRequest(
+        `schedule_time (HH:MM, UTC) is required for a ${input.schedule} schedule; only "none" goes without.`,
+        'schedule_time',
+      );
+    }
     await this.checkDestination(input.destination, settings);
-    if ((await this.store.countConfigs(userId)) >= MAX_EXPORTS_PER_USER) {
+    const existing =
+      input.id === undefined ? undefined : await this.store.findConfigForUser(userId, input.id);
+    if (input.id !== undefined && !existing) throw notFound(`No export configuration has id ${input.id}.`);
+    if (!existing && (await this.store.countConfigs(userId)) >= MAX_EXPORTS_PER_USER) {
       throw conflict(
         `You already have ${MAX_EXPORTS_PER_USER} export configurations; delete one first.`,
         'export_limit_reached',
       );
     }
     const now = this.deps.clock.now();
+    // Weekly without schedule_day: the weekday it already had (an update), else today's (UTC).
     const day =
       input.schedule === 'weekly'
         ? input.schedule_day !== undefined
           ? WEEKDAYS.indexOf(input.schedule_day)
-          : new Date(now).getUTCDay()
+          : existing?.schedule === 'weekly' && existing.schedule_day !== null
+            ? Number(existing.schedule_day)
+            : new Date(now).getUTCDay()
         : null;
     const active = input.is_active ?? true;
+    const storedTime = time ?? '';
+    // An update that leaves the timing alone keeps the next run as it was (a due run not yet queued stays
+    // due); any change of schedule, time, weekday or is_active computes it afresh from now.
+    const sameTiming =
+      existing !== undefined &&
+      existing.schedule === input.schedule &&
+      existing.schedule_time === storedTime &&
+      ms(existing.schedule_day) === day &&
+      Number(existing.is_active) === (active ? 1 : 0);
+    const next = sameTiming
+      ? ms(existing.next_run_at)
+      : active && input.schedule !== 'none'
+        ? nextRunAt(input.schedule, storedTime, day, now)
+        : null;
     const secret = secrets[SECRET_KEY_OF[input.destination]];
+    const fields = {
+      destination: input.destination,
+      config: JSON.stringify(settings),
+      secrets: secret === undefined ? null : this.deps.box.encrypt(JSON.stringify(secrets)),
+      schedule: input.schedule,
+      schedule_time: storedTime,
+      schedule_day: day,
+      is_active: active ? 1 : 0,
+      selected_fields: JSON.stringify(columns),
+      next_run_at: next,
+      updated_at: now,
+    };
+    const when =
+      input.schedule === 'none' ? 'no schedule (run-now only)' : `${input.schedule} at ${time} UTC`;
     const row = await this.store.transaction(async (trx) => {
-      const inserted = await this.store.insertConfig(
-        {
-          user_id: userId,
-          destination: input.destination,
-          config: JSON.stringify(settings),
-          secrets: secret === undefined ? null : this.deps.box.encrypt(JSON.stringify(secrets)),
-          schedule: input.schedule,
-          schedule_time: input.schedule_time,
-          schedule_day: day,
-          is_active: active ? 1 : 0,
-          selected_fields: JSON.stringify(columns),
-          next_run_at: active ? nextRunAt(input.schedule, input.schedule_time, day, now) : null,
-          created_at: now,
-          updated_at: now,
-        },
-        trx,
-      );
+      if (existing) {
+        // Only the caller's own row is written; deleted meanwhile → 404 and nothing changed.
+        const updated = await this.store.updateConfigForUser(userId, Number(existing.id), fields, trx);
+        if (!updated) throw notFound(`No export configuration has id ${input.id}.`);
+        await this.deps.audit.record(
+          userId,
+          actor,
+          'export.updated',
+          'export',
+          Number(updated.id),
+          `${input.destination}, ${when}`,
+          trx,
+        );
+        return updated;
+      }
+      const inserted = await this.store.insertConfig({ user_id: userId, ...fields, created_at: now }, trx);
       await this.deps.audit.record(
         userId,
         actor,
         'export.created',
         'export',
         Number(inserted.id),
-        `${input.destination}, ${input.schedule} at ${input.schedule_time} UTC`,
+        `${input.destination}, ${when}`,
         trx,
       );
       return inserted;
     });
-    return configView(row);
+    return { created: !existing, config: configView(row) };
   }
 
   /** A user-given endpoint or SMTP host must pass the outbound guard now (and again at every run). */
@@ -273,7 +316,7 @@ export class ExportsService {
       const due = await this.store.dueConfigs(now, SCHEDULER_BATCH);
       for (const config of due) {
         const next = nextRunAt(
-          config.schedule as Schedule,
+          config.schedule as RecurringSchedule,
           config.schedule_time,
           ms(config.schedule_day),
           now,

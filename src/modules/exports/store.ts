@@ -48,6 +48,25 @@ export class ExportsStore {
     return executor.selectFrom('export_configs').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
+  /**
+   * Replaces the settings of the caller's configuration in place (its id, owner, creation time and history
+   * stay). Undefined when the caller has no configuration with that id: nothing is changed then.
+   */
+  updateConfigForUser(
+    userId: number,
+    id: number,
+    patch: Omit<Updateable<ExportConfigsTable>, 'id' | 'user_id' | 'created_at'>,
+    executor: Executor = this.db,
+  ): Promise<ConfigRow | undefined> {
+    return executor
+      .updateTable('export_configs')
+      .set(patch)
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .returningAll()
+      .executeTakeFirst();
+  }
+
   /** Deletes the caller's configuration; its history stays, detached. False when there was none. */
   async deleteConfigForUser(userId: number, id: number, executor: Executor = this.db): Promise<boolean> {
     await executor
@@ -64,7 +83,10 @@ export class ExportsStore {
     return Number(result.numDeletedRows) > 0;
   }
 
-  /** Active configurations whose next run has come, oldest first. */
+  /**
+   * Active configurations whose next run has come, oldest first. A `none` schedule never has a next run; it is
+   * also left out by name, so that no row can ever bring it here.
+   */
   dueConfigs(now: number, limit: number, executor: Executor = this.db): Promise<ConfigRow[]> {
     return (
       executor
@@ -72,6 +94,7 @@ export class ExportsStore {
         .selectAll()
         .where('is_active', '=', 1)
         .where('next_run_at', '<=', now)
+        .where('schedule', '!=', 'none')
         // A disabled account (e.g. a removed organisation member) gets nothing delivered.
         .where((eb) =>
           eb.exists(

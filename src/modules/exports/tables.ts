@@ -12,16 +12,16 @@ export interface ExportConfigsTable {
   config: string;
   /** Encrypted (SecretBox) JSON of the destination's secrets: `secret_access_key` or `password`. */
   secrets: string | null;
-  /** daily | weekly */
+  /** daily | weekly | none (never runs by itself; run-now only) */
   schedule: string;
-  /** `HH:MM`, UTC. */
+  /** `HH:MM`, UTC; `''` for a `none` schedule saved without a time (the column is NOT NULL). */
   schedule_time: string;
-  /** Weekly: the UTC weekday, 0 = Sunday … 6 = Saturday; null for daily. */
+  /** Weekly: the UTC weekday, 0 = Sunday … 6 = Saturday; null for daily and none. */
   schedule_day: number | null;
   is_active: number;
   /** JSON array of TrendItem field names, in column order. */
   selected_fields: string;
-  /** When the schedule next queues a run; null while inactive. Claimed atomically (compare-and-set). */
+  /** When the schedule next queues a run; null while inactive and for none. Claimed atomically (compare-and-set). */
   next_run_at: number | null;
   created_at: number;
   updated_at: number;

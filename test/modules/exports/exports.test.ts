@@ -369,6 +369,216 @@ describe('export configurations', () => {
   });
 });
 
+describe('no schedule, and updates in place (upstream’s save_export_settings)', () => {
+  /** The caller's configuration as GET lists it. */
+  async function listed(id: number, key = user.key): Promise<Json | undefined> {
+    return (await api('GET', SETTINGS, key)).data.find((c: Json) => c.id === id);
+  }
+
+  test('the SDK’s default call (schedule "none", no schedule_time, is_active false) → 201; never scheduled, run-now runs it', async () => {
+    clock.set(START);
+    const res = await api('POST', SETTINGS, user.key, {
+      destination: 'aws',
+      config: awsConfig({ prefix: 'manual' }),
+      schedule: 'none',
+      is_active: false,
+      selected_fields: ['id', 'name'],
+    });
+    assert.equal(res.statusCode, 201, res.body);
+    const saved = res.data;
+    assert.equal(saved.schedule, 'none');
+    assert.equal(saved.schedule_time, null);
+    assert.equal(saved.schedule_day, null);
+    assert.equal(saved.is_active, false);
+    assert.equal(saved.next_run_at, null);
+    assert.deepEqual(await listed(saved.id), saved);
+    // Active, and with a (kept, unused) time or an explicit null: still never scheduled.
+    const active = await save({ schedule: 'none', is_active: true, config: awsConfig() });
+    assert.equal(active.schedule_time, '10:30', 'a valid time given is kept');
+    assert.equal(active.next_run_at, null);
+    const explicitNull = await save({ schedule: 'none', schedule_time: null, config: awsConfig() });
+    assert.equal(explicitNull.schedule_time, null);
+    assert.equal(explicitNull.next_run_at, null);
+
+    // Even a next_run_at put in the past by hand is never picked up by the scheduler.
+    const ids = [saved.id, active.id, explicitNull.id];
+    await ctx.app.services.db
+      .updateTable('export_configs')
+      .set({ next_run_at: START - HOUR })
+      .where('id', 'in', ids)
+      .execute();
+    for (const at of ['2026-11-21T10:30:00Z', '2026-11-22T10:30:00Z', '2026-11-29T00:00:00Z']) {
+      clock.set(at);
+      await ctx.app.services.dataExports.scheduleDue();
+    }
+    await settle();
+    for (const id of ids) {
+      const runs = await api('GET', `${HISTORY}?config_id=${id}`, user.key);
+      assert.equal(runs.data.meta.total, 0, `configuration ${id} was never run on a schedule`);
+    }
+    clock.set(START);
+
+    const run = await runNow(saved.id);
+    await settle();
+    const row = await historyRow(run);
+    assert.equal(row.status, 'succeeded', JSON.stringify(row));
+    assert.equal(row.origin, 'manual');
+    for (const id of ids) assert.equal((await api('DELETE', `${SETTINGS}/${id}`, user.key)).statusCode, 204);
+  });
+
+  test('schedule "none" with schedule_day → 400; daily or weekly without schedule_time → 400; a bad time stays a 400', async () => {
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ schedule: 'none', schedule_day: 'monday' }, /schedule_day/],
+      [{ schedule: 'none', schedule_time: '24:00' }, /schedule_time/],
+      [{ schedule: 'daily' }, /schedule_time/],
+      [{ schedule: 'weekly', schedule_day: 'monday', schedule_time: null }, /schedule_time/],
+    ];
+    const before = (await api('GET', SETTINGS, user.key)).data.length;
+    for (const [body, path] of cases) {
+      const res = await api('POST', SETTINGS, user.key, { destination: 'aws', config: awsConfig(), ...body });
+      assertProblem(res, 400);
+      assert.match(JSON.stringify(res.data.errors ?? res.data.detail), path, JSON.stringify(res.data));
+    }
+    assert.equal((await api('GET', SETTINGS, user.key)).data.length, before, 'nothing was saved');
+  });
+
+  test('POST with id updates that configuration in place (200): new settings and next_run_at, history kept', async () => {
+    clock.set(START);
+    const original = await save({ schedule_time: '10:30', config: awsConfig({ prefix: 'before' }) });
+    assert.equal(original.next_run_at, '2026-11-21T10:30:00.000Z');
+    const run = await runNow(original.id);
+    await settle();
+    const count = (await api('GET', SETTINGS, user.key)).data.length;
+
+    clock.set('2026-11-21T10:05:00Z');
+    const res = await api('POST', SETTINGS, user.key, {
+      id: original.id,
+      destination: 'aws',
+      config: awsConfig({ prefix: 'after', format: 'jsonl' }),
+      schedule: 'weekly',
+      schedule_day: 'monday',
+      schedule_time: '07:15',
+      is_active: true,
+      selected_fields: ['id', 'volume'],
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    const updated = res.data;
+    assert.equal(updated.id, original.id);
+    assert.equal(updated.user_id, user.userId);
+    assert.equal(updated.created_at, original.created_at);
+    assert.equal(updated.updated_at, '2026-11-21T10:05:00.000Z');
+    assert.equal(updated.schedule, 'weekly');
+    assert.equal(updated.schedule_day, 'monday');
+    assert.equal(updated.schedule_time, '07:15');
+    assert.equal(updated.next_run_at, '2026-11-23T07:15:00.000Z', 'recomputed for the new schedule');
+    assert.deepEqual(updated.selected_fields, ['id', 'volume']);
+    assert.equal(updated.config.prefix, 'after/');
+    assert.equal(updated.config.format, 'jsonl');
+    assert.equal(updated.config.secret_access_key, '••••');
+    assert.deepEqual(await listed(original.id), updated);
+    assert.equal((await api('GET', SETTINGS, user.key)).data.length, count, 'no configuration was added');
+    const history = await api('GET', `${HISTORY}?config_id=${original.id}`, user.key);
+    assert.deepEqual(
+      history.data.history.map((h: Json) => h.id),
+      [run],
+      'the history still points at the configuration',
+    );
+
+    // A weekly update without schedule_day keeps the weekday; the timing unchanged keeps next_run_at.
+    const same = await api('POST', SETTINGS, user.key, {
+      id: original.id,
+      destination: 'aws',
+      config: awsConfig({ prefix: 'again' }),
+      schedule: 'weekly',
+      schedule_time: '07:15',
+    });
+    assert.equal(same.statusCode, 200, same.body);
+    assert.equal(same.data.schedule_day, 'monday');
+    assert.equal(same.data.next_run_at, '2026-11-23T07:15:00.000Z');
+
+    // The mask instead of the secret is still a 400, and changes nothing.
+    const masked = await api('POST', SETTINGS, user.key, {
+      id: original.id,
+      destination: 'aws',
+      config: awsConfig({ secret_access_key: '••••' }),
+      schedule: 'none',
+    });
+    assertProblem(masked, 400);
+    assert.equal((await listed(original.id))?.schedule, 'weekly');
+
+    // Switching to "none" stops the schedule.
+    const none = await api('POST', SETTINGS, user.key, {
+      id: original.id,
+      destination: 'aws',
+      config: awsConfig(),
+      schedule: 'none',
+      is_active: false,
+      selected_fields: ['id'],
+    });
+    assert.equal(none.statusCode, 200, none.body);
+    assert.equal(none.data.schedule, 'none');
+    assert.equal(none.data.schedule_time, null);
+    assert.equal(none.data.schedule_day, null);
+    assert.equal(none.data.next_run_at, null);
+    clock.set(START);
+    assert.equal((await api('DELETE', `${SETTINGS}/${original.id}`, user.key)).statusCode, 204);
+  });
+
+  test('an update that leaves the timing alone keeps a due run due: the scheduler still queues it', async () => {
+    clock.set(START);
+    const config = await save({ schedule_time: '10:30', config: awsConfig({ prefix: 'due' }) });
+    clock.set('2026-11-21T10:31:00Z');
+    const res = await api('POST', SETTINGS, user.key, {
+      id: config.id,
+      destination: 'aws',
+      config: awsConfig({ prefix: 'due-changed' }),
+      schedule: 'daily',
+      schedule_time: '10:30',
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.equal(res.data.next_run_at, '2026-11-21T10:30:00.000Z');
+    assert.equal(await ctx.app.services.dataExports.scheduleDue(), 1);
+    await settle();
+    const runs = (await api('GET', `${HISTORY}?config_id=${config.id}`, user.key)).data.history;
+    assert.equal(runs.length, 1);
+    assert.equal(runs[0].status, 'succeeded', JSON.stringify(runs[0]));
+    assert.match(runs[0].file_url, /\/due-changed\//, 'the run used the updated settings');
+    clock.set(START);
+    assert.equal((await api('DELETE', `${SETTINGS}/${config.id}`, user.key)).statusCode, 204);
+  });
+
+  test('POST with another user’s id or an unknown id → 404, and nothing is changed or created', async () => {
+    clock.set(START);
+    const mine = await save({ schedule_time: '10:30', config: awsConfig({ prefix: 'mine' }) });
+    const theirsBefore = (await api('GET', SETTINGS, other.key)).data;
+    const mineBefore = (await api('GET', SETTINGS, user.key)).data;
+    for (const [key, id] of [
+      [other.key, mine.id],
+      [user.key, 99_999_999],
+    ] as const) {
+      const res = await api('POST', SETTINGS, key, {
+        id,
+        destination: 'aws',
+        config: awsConfig({ prefix: 'hijack' }),
+        schedule: 'none',
+        is_active: false,
+        selected_fields: ['id'],
+      });
+      assertProblem(res, 404);
+    }
+    assert.deepEqual((await api('GET', SETTINGS, user.key)).data, mineBefore);
+    assert.deepEqual((await api('GET', SETTINGS, other.key)).data, theirsBefore);
+    const row = await ctx.app.services.db
+      .selectFrom('export_configs')
+      .selectAll()
+      .where('id', '=', mine.id)
+      .executeTakeFirstOrThrow();
+    assert.equal(Number(row.user_id), user.userId);
+    assert.ok(!row.config.includes('hijack'));
+    assert.equal((await api('DELETE', `${SETTINGS}/${mine.id}`, user.key)).statusCode, 204);
+  });
+});
+
 describe('runs', () => {
   test('a daily export runs on schedule (injected clock), uploads CSV equal to GET /api/trends, records history', async () => {
     clock.set(START);
