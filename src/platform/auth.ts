@@ -83,6 +83,12 @@ declare module 'fastify' {
      * nothing charged): for calls beyond the first in one gateway request, which the request's own check covers.
      */
     meterCall(principal: Principal, options?: { burst?: boolean }): MaybePromise<void>;
+    /**
+     * Checks a long-lived request's key again (a live-stream connection): null while the key, the account,
+     * the permission and the plan's entitlement still admit it, else the problem's code (`api_key_revoked`,
+     * `account_disabled`, `plan_not_entitled`, …). Nothing is counted.
+     */
+    recheckAccess(request: FastifyRequest, access: Exclude<Access, 'public'>): Promise<string | null>;
   }
 }
 
@@ -358,6 +364,21 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthOptions) 
       });
     });
   });
+
+  app.decorate(
+    'recheckAccess',
+    async (request: FastifyRequest, access: Exclude<Access, 'public'>): Promise<string | null> => {
+      const verified = await verify(request, clock.now());
+      if (typeof verified === 'string') return FAILURES[verified][0];
+      if (!verified.userActive) return 'account_disabled';
+      try {
+        entitle(verified, access, plans[verified.plan]);
+      } catch (error) {
+        return error instanceof ApiError ? error.code : 'forbidden';
+      }
+      return null;
+    },
+  );
 
   // Each route gets its own hook, built from its declared access, so no per-request lookup of route options.
   app.addHook('onRoute', (route) => {

@@ -25,6 +25,11 @@ interface StreamClient {
   /** Normalised trend keys; null = every trend. */
   trends: Set<string> | null;
   alive: boolean;
+  /**
+   * Whether the connection's key still admits it: null while it does, else the reason (a problem code). Asked
+   * every `recheckMs`, so a revoked key, a disabled account or a plan without the stream ends the connection.
+   */
+  recheck?: () => Promise<string | null>;
 }
 
 interface StreamHubOptions {
@@ -32,7 +37,12 @@ interface StreamHubOptions {
   maxBufferedBytes?: number;
   /** Ping interval; a client that did not answer the previous ping is dropped. Default 30 s. */
   heartbeatMs?: number;
+  /** How often each connection's key is checked again. Default 5 s (a revoked key's refusal bound). */
+  recheckMs?: number;
 }
+
+/** Close code for a connection whose key no longer admits it (RFC 6455 "policy violation"). */
+export const ACCESS_ENDED = 1008;
 
 /** The keys a trend filter value stands for (`#AI` → `ai`). */
 export function trendKeysOf(name: string): string[] {
@@ -58,7 +68,10 @@ export class StreamHub {
   private readonly clients = new Set<StreamClient>();
   private readonly maxBuffered: number;
   private readonly heartbeatMs: number;
+  private readonly recheckMs: number;
   private timer: NodeJS.Timeout | undefined;
+  private recheckTimer: NodeJS.Timeout | undefined;
+  private rechecking = false;
   private unsubscribe: (() => void) | undefined;
   /** Clients dropped for being too slow (for tests and metrics). */
   dropped = 0;
@@ -70,6 +83,7 @@ export class StreamHub {
   ) {
     this.maxBuffered = options.maxBufferedBytes ?? 1024 * 1024;
     this.heartbeatMs = options.heartbeatMs ?? 30_000;
+    this.recheckMs = options.recheckMs ?? 5_000;
   }
 
   get size(): number {
@@ -90,6 +104,26 @@ export class StreamHub {
     });
     this.timer = setInterval(() => this.heartbeat(), this.heartbeatMs);
     this.timer.unref();
+    this.recheckTimer = setInterval(() => void this.recheckAll(), this.recheckMs);
+    this.recheckTimer.unref();
+  }
+
+  /** Ends the connections whose key no longer admits them (one round at a time). */
+  async recheckAll(): Promise<void> {
+    if (this.rechecking) return;
+    this.rechecking = true;
+    try {
+      for (const client of [...this.clients]) {
+        if (!client.recheck) continue;
+        // A check that cannot be made (the database away) keeps the connection: it is not a refusal.
+        const reason = await client.recheck().catch(() => null);
+        if (reason === null || !this.clients.has(client)) continue;
+        this.clients.delete(client);
+        client.socket.close(ACCESS_ENDED, reason);
+      }
+    } finally {
+      this.rechecking = false;
+    }
   }
 
   /** Sends to every matching client in every process. */
@@ -163,6 +197,7 @@ export class StreamHub {
 
   async close(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    if (this.recheckTimer) clearInterval(this.recheckTimer);
     this.unsubscribe?.();
     for (const client of this.clients) client.socket.close(1001, 'server shutting down');
     this.clients.clear();

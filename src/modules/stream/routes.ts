@@ -11,6 +11,8 @@ import { parseTrendFilter, type StreamHub } from './hub.ts';
 const MAX_INBOUND_BYTES = 4096;
 /** Crestwatch's path first, then upstream's (TrendsAGI clients connect to `/ws/trends`). */
 const STREAM_PATHS = ['/ws/trends-live', '/ws/trends'];
+/** The query parameters the upgrade takes. */
+const STREAM_PARAMETERS = new Set(['token', 'trends']);
 
 /** Browsers cannot set headers on a WebSocket: they may send the key as `?token=` (never logged). */
 function tokenAsHeader(request: FastifyRequest, _reply: unknown, done: () => void): void {
@@ -32,13 +34,26 @@ export async function streamRoutes(app: App, { hub }: { hub: StreamHub }): Promi
     // Scope hooks run before the route's own (the access check), so the token is seen as a key.
     scope.addHook('onRequest', tokenAsHeader);
     // One definition; a fresh options object per path, since registering a route mutates its options.
+    const access = { permission: 'read', entitlement: 'live_stream' } as const;
     for (const url of STREAM_PATHS) {
       scope.route({
         method: 'GET',
         url,
-        config: { access: { permission: 'read', entitlement: 'live_stream' } },
+        config: { access },
         schema: { hide: true },
         preHandler: (request, _reply, done) => {
+          // As on every route, an unknown parameter is refused, never ignored (a misspelled `trend=` would
+          // otherwise stream every trend).
+          const unknown = Object.keys(request.query as object).find((name) => !STREAM_PARAMETERS.has(name));
+          if (unknown !== undefined) {
+            return done(
+              badRequest(
+                `query.${unknown} is not an accepted field.`,
+                `query.${unknown}`,
+                'validation_failed',
+              ),
+            );
+          }
           const filter = parseTrendFilter((request.query as { trends?: unknown }).trends);
           if (filter === 'invalid') {
             return done(
@@ -67,6 +82,7 @@ export async function streamRoutes(app: App, { hub }: { hub: StreamHub }): Promi
             userId: principal.userId,
             trends: filter === 'invalid' ? new Set() : filter,
             alive: true,
+            recheck: () => app.recheckAccess(request, access),
           });
           // The stream is one-way; anything a client sends is ignored.
           socket.on('message', () => {});

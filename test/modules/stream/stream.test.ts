@@ -107,6 +107,58 @@ describe('GET /ws/trends-live', () => {
     assert.equal((await refused(`${url}?trends=${many}`, { 'x-api-key': scale.key })).status, 400);
   });
 
+  test('an unknown query parameter → 400 naming it before the upgrade', async () => {
+    const res = await refused(`${baseUrl(ctx)}/ws/trends?trend=ai&token=${scale.key}`);
+    assert.equal(res.status, 400);
+    assert.equal(JSON.parse(res.body).errors[0].path, 'query.trend');
+  });
+
+  test('a connection ends (1008) once its key is revoked, its plan loses the stream or its account is disabled', async () => {
+    const closed = (c: Client) =>
+      new Promise<{ code: number; reason: string }>((resolve) =>
+        c.ws.once('close', (code, reason) => resolve({ code, reason: String(reason) })),
+      );
+    // A revoked key.
+    const user = await createUser(ctx, 'scale');
+    const spare = await call(ctx.app, 'POST', '/api/user/api-keys', {
+      key: user.key,
+      body: { name: 'stream', permissions: ['read'] },
+    });
+    const revokedClient = await connect(`${baseUrl(ctx)}/ws/trends?token=${spare.data.api_key}`);
+    clients.push(revokedClient);
+    const keptClient = await connect(`${baseUrl(ctx)}/ws/trends?token=${user.key}`);
+    clients.push(keptClient);
+    await ctx.app.services.stream.recheckAll();
+    assert.equal(revokedClient.ws.readyState, WebSocket.OPEN, 'a key still valid keeps its connection');
+    const revokedEnd = closed(revokedClient);
+    assert.equal(
+      (await call(ctx.app, 'DELETE', `/api/user/api-keys/${spare.data.id}`, { key: user.key })).statusCode,
+      204,
+    );
+    await ctx.app.services.stream.recheckAll();
+    assert.deepEqual(await revokedEnd, { code: 1008, reason: 'api_key_revoked' });
+    assert.equal(keptClient.ws.readyState, WebSocket.OPEN, 'the user’s other key streams on');
+
+    // A plan without the stream, then a disabled account.
+    const downgradedEnd = closed(keptClient);
+    await call(ctx.app, 'PATCH', `/api/admin/users/${user.userId}`, {
+      key: ctx.operatorKey,
+      body: { plan: 'developer' },
+    });
+    await ctx.app.services.stream.recheckAll();
+    assert.deepEqual(await downgradedEnd, { code: 1008, reason: 'plan_not_entitled' });
+    const other = await createUser(ctx, 'scale');
+    const disabledClient = await connect(`${baseUrl(ctx)}/ws/trends?token=${other.key}`);
+    clients.push(disabledClient);
+    const disabledEnd = closed(disabledClient);
+    await call(ctx.app, 'PATCH', `/api/admin/users/${other.userId}`, {
+      key: ctx.operatorKey,
+      body: { is_active: false },
+    });
+    await ctx.app.services.stream.recheckAll();
+    assert.deepEqual(await disabledEnd, { code: 1008, reason: 'account_disabled' });
+  });
+
   test('a plain GET without the upgrade → 426 problem+json', async () => {
     const res = await call(ctx.app, 'GET', '/ws/trends-live', { key: scale.key });
     assertProblem(res, 426);
