@@ -516,6 +516,24 @@ describe('the TrendsAGI SDK’s requests, replayed', () => {
       path: `/api/user/interests/${interest.data!.id}`,
     });
     assert.equal(gone.status, 204);
+    // An earlier client.py generation calls the same three at /api/user/topic-interests.
+    const earlier = await sdk('create_topic_interest', {
+      method: 'POST',
+      path: '/api/user/topic-interests',
+      json: { keyword: 'quorvex', alert_condition_type: 'volume_above', volume_threshold_value: 10 },
+    });
+    parses(earlier, 'TopicInterest', 'create_topic_interest');
+    const earlierList = await sdk('get_topic_interests', {
+      method: 'GET',
+      path: '/api/user/topic-interests',
+    });
+    parses(earlierList, 'list<TopicInterest>', 'get_topic_interests');
+    assert.ok(earlierList.data!.some((i: Json) => i.id === earlier.data!.id));
+    const removed = await sdk('delete_topic_interest', {
+      method: 'DELETE',
+      path: `/api/user/topic-interests/${earlier.data!.id}`,
+    });
+    assert.equal(removed.status, 204);
     // get_available_plans(): a bare list of SubscriptionPlan.
     const plans = await sdk('get_available_plans', { method: 'GET', path: '/api/plans' });
     parses(plans, 'list<SubscriptionPlan>', 'get_available_plans');

@@ -3210,6 +3210,491 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/user/topic-interests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your topic interests */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A bare array, as upstream answers; oldest first. */
+                200: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        /** @description The daily quota (the burst limit on plans without one). */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the window. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix epoch seconds when the window resets. */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            user_id: number;
+                            keyword: string;
+                            /** @enum {unknown} */
+                            alert_condition_type: "volume_above" | "growth_above" | "crisis";
+                            /** @description Mentions in 24 h; set for volume_above. */
+                            volume_threshold_value: number | null;
+                            /** @description Growth in %; set for growth_above. */
+                            percentage_growth_value: number | null;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-21T10:00:00Z
+                             */
+                            created_at: string;
+                            /** @enum {unknown} */
+                            status: "active" | "paused";
+                        }[];
+                    };
+                };
+                /** @description Invalid input; `errors` lists the failing fields. */
+                400: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, unknown, revoked or expired API key. */
+                401: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The key lacks the permission or the plan lacks the entitlement. */
+                403: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such resource, or it belongs to another user. */
+                404: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Rate limit or quota exceeded; see `Retry-After` and the `X-RateLimit-*` headers. */
+                429: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After"?: number;
+                        /** @description The daily quota (the burst limit on plans without one). */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the window. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix epoch seconds when the window resets. */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error; the body carries the request id. */
+                500: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A dependency is unavailable or the service is overloaded; retry after `Retry-After`. */
+                503: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Follow a topic
+         * @description The keyword is normalised as trend names are (`#OpenAI` = `openai`); following the same topic twice → 409 `interest_exists`. At most 100 per user (409 `interest_limit_reached`).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description A word, phrase, hashtag or name; matched against trend names as whole words. */
+                        keyword: string;
+                        /**
+                         * @description `volume_above` needs `volume_threshold_value`, `growth_above` needs `percentage_growth_value`; `crisis` (default) watches for negative surges.
+                         * @default crisis
+                         * @enum {unknown}
+                         */
+                        alert_condition_type?: "volume_above" | "growth_above" | "crisis";
+                        volume_threshold_value?: number;
+                        percentage_growth_value?: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Created */
+                201: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        /** @description The daily quota (the burst limit on plans without one). */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the window. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix epoch seconds when the window resets. */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            user_id: number;
+                            keyword: string;
+                            /** @enum {unknown} */
+                            alert_condition_type: "volume_above" | "growth_above" | "crisis";
+                            /** @description Mentions in 24 h; set for volume_above. */
+                            volume_threshold_value: number | null;
+                            /** @description Growth in %; set for growth_above. */
+                            percentage_growth_value: number | null;
+                            /**
+                             * Format: date-time
+                             * @example 2026-11-21T10:00:00Z
+                             */
+                            created_at: string;
+                            /** @enum {unknown} */
+                            status: "active" | "paused";
+                        };
+                    };
+                };
+                /** @description Invalid input; `errors` lists the failing fields. */
+                400: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, unknown, revoked or expired API key. */
+                401: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The key lacks the permission or the plan lacks the entitlement. */
+                403: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such resource, or it belongs to another user. */
+                404: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflicts with the current state (or an Idempotency-Key request still running). */
+                409: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Request body too large. */
+                413: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Request body is not JSON. */
+                415: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Idempotency-Key reused with a different request. */
+                422: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Rate limit or quota exceeded; see `Retry-After` and the `X-RateLimit-*` headers. */
+                429: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After"?: number;
+                        /** @description The daily quota (the burst limit on plans without one). */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the window. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix epoch seconds when the window resets. */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error; the body carries the request id. */
+                500: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A dependency is unavailable or the service is overloaded; retry after `Retry-After`. */
+                503: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/user/topic-interests/{interest_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Stop following a topic */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The interest id. */
+                    interest_id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description No content. */
+                204: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        /** @description The daily quota (the burst limit on plans without one). */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the window. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix epoch seconds when the window resets. */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid input; `errors` lists the failing fields. */
+                400: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, unknown, revoked or expired API key. */
+                401: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The key lacks the permission or the plan lacks the entitlement. */
+                403: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No such resource, or it belongs to another user. */
+                404: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflicts with the current state (or an Idempotency-Key request still running). */
+                409: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Rate limit or quota exceeded; see `Retry-After` and the `X-RateLimit-*` headers. */
+                429: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After"?: number;
+                        /** @description The daily quota (the burst limit on plans without one). */
+                        "X-RateLimit-Limit"?: number;
+                        /** @description Requests left in the window. */
+                        "X-RateLimit-Remaining"?: number;
+                        /** @description Unix epoch seconds when the window resets. */
+                        "X-RateLimit-Reset"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error; the body carries the request id. */
+                500: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A dependency is unavailable or the service is overloaded; retry after `Retry-After`. */
+                503: {
+                    headers: {
+                        /** @description Identifies the request (also `request_id` in problem bodies). */
+                        "X-Request-Id"?: string;
+                        /** @description Seconds to wait before retrying. */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/trends": {
         parameters: {
             query?: never;

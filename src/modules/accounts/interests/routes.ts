@@ -1,4 +1,5 @@
-// /api/user/interests: list, follow, unfollow.
+// /api/user/interests: list, follow, unfollow. Also served at /api/user/topic-interests, the path an earlier
+// generation of upstream's SDK calls (get_topic_interests, create_topic_interest, delete_topic_interest).
 import { requirePrincipal } from '../../../platform/auth.ts';
 import type { App } from '../../../platform/http.ts';
 import { NoContent } from '../../../platform/schemas.ts';
@@ -10,12 +11,19 @@ import {
 } from './schemas.ts';
 import type { InterestsService } from './service.ts';
 
+/** Crestwatch's path first, then upstream's earlier one. */
+const INTEREST_PATHS = ['/api/user/interests', '/api/user/topic-interests'];
+
 export async function interestRoutes(
   app: App,
   { interests }: { interests: InterestsService },
 ): Promise<void> {
+  for (const path of INTEREST_PATHS) routesAt(app, path, interests);
+}
+
+function routesAt(app: App, path: string, interests: InterestsService): void {
   app.get(
-    '/api/user/interests',
+    path,
     {
       config: { access: { permission: 'read' } },
       schema: {
@@ -28,7 +36,7 @@ export async function interestRoutes(
   );
 
   app.post(
-    '/api/user/interests',
+    path,
     {
       config: { access: { permission: 'write' } },
       schema: {
@@ -48,7 +56,7 @@ export async function interestRoutes(
   );
 
   app.delete(
-    '/api/user/interests/:interest_id',
+    `${path}/:interest_id`,
     {
       config: { access: { permission: 'write' } },
       schema: {
