@@ -42,7 +42,7 @@ interface StreamHubOptions {
 }
 
 /** Close code for a connection whose key no longer admits it (RFC 6455 "policy violation"). */
-export const ACCESS_ENDED = 1008;
+const ACCESS_ENDED = 1008;
 
 /** The keys a trend filter value stands for (`#AI` → `ai`). */
 export function trendKeysOf(name: string): string[] {
