@@ -13425,7 +13425,7 @@ export interface paths {
                         cooldown_seconds: number;
                         /** WebhookFilters */
                         filters?: {
-                            /** @description A category slash path (`Technology`, `Technology/AI`); a parent matches its children. */
+                            /** @description A category name (`Technology`, `Technology/AI`) or slug (`technology-ai`), as `category` on `GET /api/trends`; stored as its name; a parent matches its children; an unknown one → 400. */
                             category?: string;
                             /** @description Any of these words or phrases must appear in the trend name (or crisis title). */
                             keywords?: string[];
@@ -13800,7 +13800,7 @@ export interface paths {
                         cooldown_seconds?: number;
                         /** WebhookFilters */
                         filters?: {
-                            /** @description A category slash path (`Technology`, `Technology/AI`); a parent matches its children. */
+                            /** @description A category name (`Technology`, `Technology/AI`) or slug (`technology-ai`), as `category` on `GET /api/trends`; stored as its name; a parent matches its children; an unknown one → 400. */
                             category?: string;
                             /** @description Any of these words or phrases must appear in the trend name (or crisis title). */
                             keywords?: string[];

@@ -1,6 +1,7 @@
 // A subscription's filters: checked and normalised when saved, matched against each event when triggering.
 import { badRequest } from '../../platform/errors.ts';
 import { severityRank } from '../alerts/index.ts';
+import { requireCategory } from '../trends/index.ts';
 import type { Filters } from './schemas.ts';
 
 /** Stored filters (JSON text); anything unreadable filters nothing. */
@@ -19,7 +20,9 @@ export function normaliseFilters(filters: Filters | undefined): Filters {
   if (filters.category !== undefined) {
     const category = filters.category.trim().replace(/\/+$/, '');
     if (!category) throw badRequest('filters.category must not be blank.', 'filters.category');
-    out.category = category;
+    // Read as GET /api/trends reads `category` (a path or slug; unknown → 400): a filter naming no category
+    // would never let an event through.
+    out.category = requireCategory(category, 'filters.category').name;
   }
   if (filters.keywords !== undefined) {
     const keywords = filters.keywords.map((k) => k.trim());

@@ -17,7 +17,9 @@ export const FiltersSchema = StrictObject(
       Type.String({
         minLength: 1,
         maxLength: 200,
-        description: 'A category slash path (`Technology`, `Technology/AI`); a parent matches its children.',
+        description:
+          'A category name (`Technology`, `Technology/AI`) or slug (`technology-ai`), as `category` on ' +
+          '`GET /api/trends`; stored as its name; a parent matches its children; an unknown one → 400.',
       }),
     ),
     keywords: Type.Optional(

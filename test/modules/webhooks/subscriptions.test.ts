@@ -160,6 +160,7 @@ describe('webhook subscriptions', () => {
       [body({ delivery_mode: 'carrier_pigeon' }), 'delivery_mode'],
       [body({ filters: { colour: 'red' } }), 'filters'],
       [body({ filters: { min_severity: 'apocalyptic' } }), 'min_severity'],
+      [body({ filters: { category: 'Nope/Nope' } }), 'body.filters.category'],
       [body({ extra: 1 }), 'extra'],
     ];
     for (const [payload, field] of cases) {
@@ -169,6 +170,13 @@ describe('webhook subscriptions', () => {
     }
     const missing = await call(ctx.app, 'POST', BASE, { key: alice.key, body: { url: 'http://127.0.0.1/' } });
     assertProblem(missing, 400);
+    // A slug is read as GET /api/trends reads it, and stored as the category's name.
+    const bySlug = await call(ctx.app, 'POST', BASE, {
+      key: alice.key,
+      body: body({ filters: { category: 'technology-ai' } }),
+    });
+    assert.equal(bySlug.statusCode, 201, bySlug.body);
+    assert.equal(bySlug.data.filters.category, 'Technology/AI');
   });
 
   test('private destinations are refused unless allow-listed; metadata addresses always', async () => {
