@@ -51,6 +51,11 @@ const OWNED: Record<string, OwnedRoute> = {
     params: { interest_id: 'interest' },
     methods: { delete: undefined },
   },
+  // The same route at the path an earlier upstream SDK generation calls.
+  '/api/user/topic-interests/{interest_id}': {
+    params: { interest_id: 'interest' },
+    methods: { delete: undefined },
+  },
   '/api/trends/ai-insights/status/{task_id}': { params: { task_id: 'task' }, methods: { get: undefined } },
   '/api/intelligence/crisis-events/{id}': { params: { id: 'crisis' }, methods: { get: undefined } },
   '/api/intelligence/crisis-events/{id}/action': {
