@@ -34,6 +34,13 @@ import { nextRunAt, type RecurringSchedule, type Schedule, WEEKDAYS } from './sc
 import type { SaveExportInput } from './schemas.ts';
 import { type ConfigRow, ExportsStore, type HistoryRow } from './store.ts';
 
+/** How a run ends whose configuration was deleted before it finished. */
+const DELETED_RUN = {
+  status: 'failed',
+  error_message: 'The export configuration was deleted before this run finished.',
+  next_attempt_at: null,
+} as const;
+
 const EXPORT_RUN_JOB = 'export-run';
 /** Configurations per user. */
 const MAX_EXPORTS_PER_USER = 20;
@@ -259,9 +266,16 @@ export class ExportsService {
     if (endpoint !== null) await policy.assertAllowed(endpoint, 'body.config.endpoint');
   }
 
-  /** `DELETE /api/user/export/settings/{id}`: its history stays (with `config_id` null). */
+  /**
+   * `DELETE /api/user/export/settings/{id}`: its history stays (with `config_id` null). A run still waiting (queued,
+   * or for a retry) ends `failed` now, so the history never shows a run that will not happen; one that is running
+   * ends when its attempt does.
+   */
   async remove(userId: number, actor: Actor, id: number): Promise<void> {
     await this.store.transaction(async (trx) => {
+      const owned = await this.store.findConfigForUser(userId, id, trx);
+      if (!owned) throw notFound(`No export configuration has id ${id}.`);
+      await this.store.closeWaitingRuns(id, { ...DELETED_RUN, completed_at: this.deps.clock.now() }, trx);
       const deleted = await this.store.deleteConfigForUser(userId, id, trx);
       if (!deleted) throw notFound(`No export configuration has id ${id}.`);
       await this.deps.audit.record(userId, actor, 'export.deleted', 'export', id, 'deleted', trx);
@@ -370,12 +384,7 @@ export class ExportsService {
     if (!run || run.completed_at !== null) return;
     const config = run.config_id === null ? undefined : await this.store.findConfig(Number(run.config_id));
     if (!config) {
-      await this.store.updateOpenHistory(Number(run.id), {
-        status: 'failed',
-        error_message: 'The export configuration was deleted before this run finished.',
-        next_attempt_at: null,
-        completed_at: clock.now(),
-      });
+      await this.store.updateOpenHistory(Number(run.id), { ...DELETED_RUN, completed_at: clock.now() });
       return;
     }
     const startedAt = clock.now();

@@ -146,6 +146,22 @@ export class ExportsStore {
   }
 
   /** Changes a run that is not over yet; false when it already ended (nothing is changed). */
+  /** Ends the runs of a configuration that are queued or waiting for a retry (not one running now). */
+  async closeWaitingRuns(
+    configId: number,
+    patch: Updateable<ExportHistoryTable>,
+    executor: Executor = this.db,
+  ): Promise<number> {
+    const result = await executor
+      .updateTable('export_history')
+      .set(patch)
+      .where('config_id', '=', configId)
+      .where('completed_at', 'is', null)
+      .where('status', '!=', 'running')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
   async updateOpenHistory(
     id: number,
     patch: Updateable<ExportHistoryTable>,

@@ -799,7 +799,7 @@ describe('runs', () => {
     for (const c of [config, real]) await api('DELETE', `${SETTINGS}/${c.id}`, user.key);
   });
 
-  test('deleting a configuration keeps its history (config_id null); an open run ends as failed', async () => {
+  test('deleting a configuration keeps its history (config_id null); a run waiting for a retry ends failed at once', async () => {
     const config = await save({ is_active: false, config: awsConfig() });
     const done = await runNow(config.id);
     await settle();
@@ -809,6 +809,11 @@ describe('runs', () => {
     await settle();
     assert.equal((await historyRow(open)).completed_at, null);
     assert.equal((await api('DELETE', `${SETTINGS}/${config.id}`, user.key)).statusCode, 204);
+    // Before its next attempt was due: the history does not show a run that will not happen.
+    const closed = await historyRow(open);
+    assert.equal(closed.status, 'failed');
+    assert.equal(closed.next_attempt_at, null);
+    assert.notEqual(closed.completed_at, null);
     assertProblem(await api('DELETE', `${SETTINGS}/${config.id}`, user.key), 404);
     assertProblem(await api('POST', runNowPath(config.id), user.key), 404);
     clock.advance(HOUR);
