@@ -145,7 +145,6 @@ export class ExportsStore {
     return executor.selectFrom('export_history').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  /** Changes a run that is not over yet; false when it already ended (nothing is changed). */
   /** Ends the runs of a configuration that are queued or waiting for a retry (not one running now). */
   async closeWaitingRuns(
     configId: number,
@@ -162,6 +161,7 @@ export class ExportsStore {
     return Number(result.numUpdatedRows);
   }
 
+  /** Changes a run that is not over yet; false when it already ended (nothing is changed). */
   async updateOpenHistory(
     id: number,
     patch: Updateable<ExportHistoryTable>,
