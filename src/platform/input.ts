@@ -4,6 +4,20 @@ import type { FastifyInstance, FastifyRequest, FastifySchema, RouteOptions } fro
 import sjson from 'secure-json-parse';
 import { ApiError, badRequest } from './errors.ts';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route validates the items of its body one by one: a NUL in an item refuses that item (the handler
+     * checks when `request.bodyHasNul`), not the whole request.
+     */
+    nulRejectsItem?: boolean;
+  }
+  interface FastifyRequest {
+    /** The body held a NUL and the route (`config.nulRejectsItem`) refuses the items that hold one. */
+    bodyHasNul: boolean;
+  }
+}
+
 /** A query string that takes no parameters: any parameter is a 400 that names it. */
 const NO_QUERY = { type: 'object', properties: {}, additionalProperties: false } as const;
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -64,16 +78,32 @@ export function guardInput(request: FastifyRequest, _reply: unknown, done: (erro
   done();
 }
 
-function rejectNul(key: string, value: unknown): unknown {
-  if (key.includes('\u0000') || (typeof value === 'string' && value.includes('\u0000'))) {
-    throw new ApiError(
-      400,
-      'invalid_request',
-      'Strings in the request body must not contain NUL (\\u0000) characters.',
-    );
+/**
+ * The path (`body.signals[3].text`) of the first string or field name in `value` holding a NUL, or null. A NUL
+ * in a field name is shown escaped, so the path can be read.
+ */
+export function nulPath(value: unknown, path: string): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+  if (typeof value !== 'object' || value === null) return null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = nulPath(value[i], `${path}[${i}]`);
+      if (found !== null) return found;
+    }
+    return null;
   }
-  return value;
+  for (const [key, item] of Object.entries(value)) {
+    const at = `${path}.${key.replaceAll('\u0000', '\\u0000')}`;
+    if (key.includes('\u0000')) return at;
+    const found = nulPath(item, at);
+    if (found !== null) return found;
+  }
+  return null;
 }
+
+/** The 400 for a NUL at `path`. */
+const nulRefused = (path: string): ApiError =>
+  badRequest(`${path} must not contain NUL (\\u0000) characters.`, path);
 
 /** Arrays and objects inside one another deeper than this make a body a 400 (no field needs more than a few). */
 export const MAX_JSON_DEPTH = 64;
@@ -102,9 +132,10 @@ function nestedDeeperThan(text: string, max: number): boolean {
 
 /** JSON (and `application/*+json`) is the only body parser; an empty body is "no body". */
 export function registerJsonBodies(app: FastifyInstance): void {
+  app.decorateRequest('bodyHasNul', false);
   app.removeAllContentTypeParsers();
   const parseJson = (
-    _req: unknown,
+    req: FastifyRequest,
     body: string | Buffer,
     done: (err: Error | null, body?: unknown) => void,
   ) => {
@@ -121,10 +152,18 @@ export function registerJsonBodies(app: FastifyInstance): void {
       );
     }
     try {
+      const value = sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
       // A NUL can only reach a string through the escape `\u0000` (raw control characters are not valid JSON),
-      // so a body without that escape is parsed without the reviver, which costs more than the parse itself.
-      const reviver = text.includes('\\u0000') ? rejectNul : undefined;
-      done(null, sjson.parse(text, reviver, { protoAction: 'error', constructorAction: 'error' }));
+      // so a body without that escape is not searched. A route that validates items one by one
+      // (`config.nulRejectsItem`) refuses only the items holding one.
+      if (text.includes('\\u0000')) {
+        if (req.routeOptions.config.nulRejectsItem) req.bodyHasNul = true;
+        else {
+          const at = nulPath(value, 'body');
+          if (at !== null) return done(nulRefused(at), undefined);
+        }
+      }
+      done(null, value);
     } catch (error) {
       if (error instanceof ApiError) return done(error, undefined);
       const reason = error instanceof SyntaxError ? ` (${error.message.slice(0, 200)})` : '';

@@ -102,6 +102,15 @@ type ValidatorFactory = NonNullable<
  */
 export const buildValidator = (() => validatorCompiler) as unknown as ValidatorFactory;
 
+/** Readable messages for string patterns, by pattern source (Ajv's own says `must match pattern "\\S"`). */
+const PATTERN_MESSAGES = new Map<string, string>();
+
+/** A schema `pattern` whose failure reads as `message` (e.g. `must contain a character other than spaces`). */
+export function describedPattern(pattern: string, message: string): string {
+  PATTERN_MESSAGES.set(pattern, message);
+  return pattern;
+}
+
 /** Turns Ajv errors into `[{path, message}]` with paths such as `body.permissions[0]`. */
 export function fieldErrors(errors: ErrorObject[], part: string): FieldError[] {
   const seen = new Set<string>();
@@ -119,6 +128,8 @@ export function fieldErrors(errors: ErrorObject[], part: string): FieldError[] {
     } else if (error.keyword === 'required') {
       pointer = [...pointer, (error.params as { missingProperty: string }).missingProperty];
       message = 'is required';
+    } else if (error.keyword === 'pattern') {
+      message = PATTERN_MESSAGES.get((error.params as { pattern: string }).pattern) ?? message;
     } else if (error.keyword === 'enum') {
       message = `must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
     }

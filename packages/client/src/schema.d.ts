@@ -2514,7 +2514,7 @@ export interface paths {
         put?: never;
         /**
          * Ingest signals
-         * @description Up to 1000 signals per call (body up to 10 MiB), permission `ingest`. Each item is validated on its own: invalid items are listed in `rejected` with their index and reason, the others are stored. The same (source, external_id) is stored once; repeats count as `duplicates`. While `INGEST_MAX_PENDING` or more stored signals wait to be processed, a batch answers 503 `ingest_backlog` with `Retry-After` and nothing of it is stored.
+         * @description Up to 1000 signals per call (body up to 10 MiB), permission `ingest`. Each item is validated on its own: invalid items (a NUL in any of their strings included) are listed in `rejected` with their index and reason, the others are stored. The same (source, external_id) is stored once; repeats count as `duplicates`. While `INGEST_MAX_PENDING` or more stored signals wait to be processed, a batch answers 503 `ingest_backlog` with `Retry-After` and nothing of it is stored.
          */
         post: {
             parameters: {

@@ -33,7 +33,7 @@ export async function signalRoutes(app: App, { signals, sources }: SignalRoutesO
   app.post(
     '/api/signals',
     {
-      config: { access: { permission: 'ingest' } },
+      config: { access: { permission: 'ingest' }, nulRejectsItem: true },
       bodyLimit: TEN_MIB,
       // Item errors do not fail the batch: they are reported per item. Anything else is still a 400.
       attachValidation: true,
@@ -53,7 +53,8 @@ export async function signalRoutes(app: App, { signals, sources }: SignalRoutesO
         summary: 'Ingest signals',
         description:
           `Up to ${MAX_BATCH} signals per call (body up to 10 MiB), permission \`ingest\`. Each item is validated on ` +
-          'its own: invalid items are listed in `rejected` with their index and reason, the others are stored. ' +
+          'its own: invalid items (a NUL in any of their strings included) are listed in `rejected` with their index ' +
+          'and reason, the others are stored. ' +
           'The same (source, external_id) is stored once; repeats count as `duplicates`. While `INGEST_MAX_PENDING` ' +
           'or more stored signals wait to be processed, a batch answers 503 `ingest_backlog` with `Retry-After` and ' +
           'nothing of it is stored.',
@@ -66,7 +67,9 @@ export async function signalRoutes(app: App, { signals, sources }: SignalRoutesO
       await signals.refuseWhenBacklogged();
       // Without a validation error, the route's schema has already checked every item.
       const validated = request.validationError === undefined;
-      return reply.code(202).send(await signals.ingest(body.signals, { validated }));
+      return reply
+        .code(202)
+        .send(await signals.ingest(body.signals, { validated, checkNul: request.bodyHasNul }));
     },
   );
 }

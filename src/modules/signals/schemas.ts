@@ -1,15 +1,22 @@
 // POST /api/signals: one signal per item; items are validated one by one so a batch can partly succeed.
 import Type from 'typebox';
 import { DateTime, Nullable, StrictObject } from '../../platform/schemas.ts';
+import { describedPattern } from '../../platform/validation.ts';
 
 export const MAX_BATCH = 1000;
+
+/** An engagement count: a whole number a JSON number holds exactly (1e300 is no count of likes). */
+const Count = () => Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
 
 export const SignalInput = StrictObject(
   {
     source: Type.String({
       minLength: 1,
       maxLength: 32,
-      pattern: '^[a-z0-9][a-z0-9_.-]*$',
+      pattern: describedPattern(
+        '^[a-z0-9][a-z0-9_.-]*$',
+        'must be a lowercase platform id: letters a-z, digits, `_`, `.` and `-`, starting with a letter or digit',
+      ),
       description: 'Platform, e.g. reddit, x, news, hackernews, bluesky, search (lowercase).',
     }),
     external_id: Type.String({
@@ -17,13 +24,30 @@ export const SignalInput = StrictObject(
       maxLength: 256,
       description: 'The item id at the source; dedup key with `source`.',
     }),
-    text: Type.String({ minLength: 1, maxLength: 10_000 }),
+    text: Type.String({
+      minLength: 1,
+      maxLength: 10_000,
+      pattern: describedPattern('\\S', 'must contain a character other than whitespace'),
+    }),
     title: Type.Optional(Type.String({ maxLength: 500 })),
-    url: Type.Optional(Type.String({ format: 'uri', maxLength: 2048, pattern: '^https?://' })),
+    url: Type.Optional(
+      Type.String({
+        format: 'uri',
+        maxLength: 2048,
+        pattern: describedPattern('^https?://[^\\s/?#]+', 'must be an http(s) URL with a host'),
+      }),
+    ),
     author: Type.Optional(Type.String({ maxLength: 200 })),
     observed_at: Type.Optional(DateTime({ description: 'When the item was published; defaults to now.' })),
     lang: Type.Optional(
-      Type.String({ minLength: 2, maxLength: 16, pattern: '^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$' }),
+      Type.String({
+        minLength: 2,
+        maxLength: 16,
+        pattern: describedPattern(
+          '^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$',
+          'must be a language tag such as `en` or `pt-BR`',
+        ),
+      }),
     ),
     location: Type.Optional(Type.String({ maxLength: 200 })),
     category: Type.Optional(
@@ -39,10 +63,10 @@ export const SignalInput = StrictObject(
     keywords: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 50 })),
     engagement: Type.Optional(
       StrictObject({
-        likes: Type.Optional(Type.Integer({ minimum: 0 })),
-        shares: Type.Optional(Type.Integer({ minimum: 0 })),
-        comments: Type.Optional(Type.Integer({ minimum: 0 })),
-        views: Type.Optional(Type.Integer({ minimum: 0 })),
+        likes: Type.Optional(Count()),
+        shares: Type.Optional(Count()),
+        comments: Type.Optional(Count()),
+        views: Type.Optional(Count()),
       }),
     ),
   },

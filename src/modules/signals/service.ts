@@ -1,6 +1,7 @@
 // Ingestion: each item is checked on its own, good items are stored, bad ones are named, duplicates counted.
 import type { Clock } from '../../platform/clock.ts';
 import { unavailable } from '../../platform/errors.ts';
+import { nulPath } from '../../platform/input.ts';
 import { TimeSlicer } from '../../platform/scheduling.ts';
 import { compileBodyValidator, fieldErrors } from '../../platform/validation.ts';
 import { SignalInput } from './schemas.ts';
@@ -105,10 +106,15 @@ export class SignalsService {
   }
 
   /**
-   * Stores the valid items. `validated`: the caller already checked every item against SignalInput with the
-   * same validator (the route's body schema, when it reported no error), so they are not checked again.
+   * Stores the valid items; an item holding a NUL is refused (PostgreSQL cannot store one). `checkNul: false`:
+   * the caller knows no item holds one (the route, whose body parser looked). `validated`: the caller already
+   * checked every item against SignalInput with the same validator (the route's body schema, when it reported
+   * no error), so they are not checked again.
    */
-  async ingest(items: unknown[], options: { validated?: boolean } = {}): Promise<IngestResult> {
+  async ingest(
+    items: unknown[],
+    options: { validated?: boolean; checkNul?: boolean } = {},
+  ): Promise<IngestResult> {
     const now = this.clock.now();
     const rejected: IngestResult['rejected'] = [];
     const rows: NewSignal[] = [];
@@ -118,6 +124,11 @@ export class SignalsService {
       if (options.validated !== true && !validateItem(item)) {
         const errors = fieldErrors(validateItem.errors ?? [], `signals[${index}]`);
         rejected.push({ index, detail: errors.map((e) => `${e.path} ${e.message}`).join('; ') });
+        return;
+      }
+      const nulAt = options.checkNul !== false ? nulPath(item, `signals[${index}]`) : null;
+      if (nulAt !== null) {
+        rejected.push({ index, detail: `${nulAt} must not contain NUL (\\u0000) characters` });
         return;
       }
       const signal = item as SignalItem;

@@ -108,6 +108,67 @@ describe('POST /api/signals', () => {
     assert.match(res.data.rejected[4].detail, /signals\[5\]\.engagement\.likes must be integer/);
   });
 
+  test('items with blank text, a URL without a host or an unrepresentable count are refused by name', async () => {
+    const res = await call(ctx.app, 'POST', '/api/signals', {
+      key: ingestKey,
+      body: {
+        signals: [
+          signal('q1', { text: ' \n\t ' }),
+          signal('q2', { url: 'http://' }),
+          signal('q3', { url: 'https:///path-only' }),
+          signal('q4', { engagement: { likes: 1e300 } }),
+          signal('q5', { lang: 'english please' }),
+          signal('q6', { source: 'Reddit' }),
+          signal('q7', { url: 'https://example.com', engagement: { views: Number.MAX_SAFE_INTEGER } }),
+        ],
+      },
+    });
+    assert.equal(res.statusCode, 202);
+    assert.equal(res.data.accepted, 1, 'only q7 is stored');
+    const details = res.data.rejected.map((r: { detail: string }) => r.detail);
+    assert.deepEqual(
+      res.data.rejected.map((r: { index: number }) => r.index),
+      [0, 1, 2, 3, 4, 5],
+    );
+    assert.equal(details[0], 'signals[0].text must contain a character other than whitespace');
+    assert.equal(details[1], 'signals[1].url must be an http(s) URL with a host');
+    assert.equal(details[2], 'signals[2].url must be an http(s) URL with a host');
+    assert.match(details[3], /^signals\[3\]\.engagement\.likes must be <= 9007199254740991/);
+    assert.equal(details[4], 'signals[4].lang must be a language tag such as `en` or `pt-BR`');
+    assert.match(details[5], /^signals\[5\]\.source must be a lowercase platform id/);
+  });
+
+  test('a NUL refuses only the item holding it, and names the field', async () => {
+    const body = JSON.stringify({
+      signals: [
+        signal('n1'),
+        signal('n2', { author: 'a\u0000b' }),
+        signal('n3', { keywords: ['ok', 'x\u0000'] }),
+      ],
+    });
+    const res = await call(ctx.app, 'POST', '/api/signals', {
+      key: ingestKey,
+      body,
+      headers: { 'content-type': 'application/json' },
+    });
+    assert.equal(res.statusCode, 202, res.body);
+    assert.equal(res.data.accepted, 1);
+    assert.deepEqual(res.data.rejected, [
+      { index: 1, detail: 'signals[1].author must not contain NUL (\\u0000) characters' },
+      { index: 2, detail: 'signals[2].keywords[1] must not contain NUL (\\u0000) characters' },
+    ]);
+    // With another item invalid too (the route's schema reported an error), the NUL is still found.
+    const mixed = await call(ctx.app, 'POST', '/api/signals', {
+      key: ingestKey,
+      body: JSON.stringify({ signals: [signal('n4', { text: 'a\u0000' }), { source: 'reddit' }] }),
+      headers: { 'content-type': 'application/json' },
+    });
+    assert.equal(mixed.statusCode, 202, mixed.body);
+    assert.equal(mixed.data.accepted, 0);
+    assert.match(mixed.data.rejected[0].detail, /^signals\[0\]\.text must not contain NUL/);
+    assert.match(mixed.data.rejected[1].detail, /external_id is required/);
+  });
+
   test('batch-level mistakes answer 400: no array, empty, more than 1,000 items, unknown top-level field', async () => {
     assertProblem(
       await call(ctx.app, 'POST', '/api/signals', { key: ingestKey, body: { signals: 'x' } }),
