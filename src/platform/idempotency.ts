@@ -118,8 +118,24 @@ export function couldHaveMade(
   return original.expiresAt !== null && replaying.expiresAt >= original.expiresAt;
 }
 
+/** JSON with every object's fields in name order: the same request sent with its fields reordered reads alike. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const fields = Object.keys(value)
+      .sort()
+      .map((name) => `${JSON.stringify(name)}:${canonicalJson((value as Record<string, unknown>)[name])}`);
+    return `{${fields.join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/** What "the same request" means for a key: method, path, and the parsed query and body (not their bytes). */
 function requestHash(request: FastifyRequest): string {
-  return sha256Hex(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`);
+  const path = request.url.split('?')[0];
+  return sha256Hex(
+    `${request.method} ${path}\n${canonicalJson(request.query ?? {})}\n${canonicalJson(request.body ?? null)}`,
+  );
 }
 
 export const idempotencyPlugin = fp(

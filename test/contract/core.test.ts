@@ -412,6 +412,34 @@ describe('contract: core routes, black-box', () => {
       );
     });
 
+    test('Idempotency-Key: the same fields in another order or spacing are the same request', async () => {
+      const headers = {
+        'idempotency-key': `core-order-${Math.random()}`,
+        'content-type': 'application/json',
+      };
+      const first = await call(ctx.app, 'POST', '/api/user/api-keys', {
+        key: user.key,
+        headers,
+        body: '{"name":"ordered","permissions":["read"]}',
+      });
+      assert.equal(first.statusCode, 201, first.body);
+      const reordered = await call(ctx.app, 'POST', '/api/user/api-keys', {
+        key: user.key,
+        headers,
+        body: '{ "permissions": [ "read" ],\n  "name": "ordered" }',
+      });
+      assert.equal(reordered.statusCode, 201, reordered.body);
+      assert.equal(reordered.headers['idempotent-replayed'], 'true');
+      assert.equal(reordered.data.id, first.data.id);
+      // Array order is content, not spelling: it stays a different request.
+      const otherList = await call(ctx.app, 'POST', '/api/user/api-keys', {
+        key: user.key,
+        headers,
+        body: '{"name":"ordered","permissions":["read","write"]}',
+      });
+      assertProblem(otherList, 422);
+    });
+
     test('a request that failed validation is not stored under its Idempotency-Key', async () => {
       const headers = { 'idempotency-key': `core-invalid-${Math.random()}` };
       assertProblem(
