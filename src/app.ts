@@ -47,6 +47,7 @@ import { registerMetrics } from './platform/metrics.ts';
 import { decorateRouteSchema, registerOpenApi } from './platform/openapi.ts';
 import { OverloadMonitor } from './platform/overload.ts';
 import { LocalPubSub, type PubSub, RedisPubSub } from './platform/pubsub.ts';
+import { declareQueryAliases } from './platform/query.ts';
 import { connectRedis, isRedisUnavailable } from './platform/redis.ts';
 import { RouteCatalogue } from './platform/route-catalogue.ts';
 import { SHARED_SCHEMAS } from './platform/schemas.ts';
@@ -197,6 +198,7 @@ async function registerPlatform(
   app.addHook('onRoute', (route) => {
     // First, so the document lists the 400 a route without declared input can now answer.
     declareNoInput(route);
+    declareQueryAliases(route);
     decorateRouteSchema(route);
     const schema = route.schema as { querystring?: unknown; params?: unknown } | undefined;
     if (route.config?.optionalBody || route.config?.noBody || schema?.querystring || schema?.params) {

@@ -1307,6 +1307,8 @@ export interface paths {
                     limit?: number;
                     /** @description Items to skip. */
                     offset?: number;
+                    /** @description Upstream’s 1-based page of `limit` items: offset = (page − 1) × limit. With `offset` too, both must point at the same item (400 otherwise). */
+                    page?: number;
                 };
                 header?: never;
                 path?: never;
@@ -1615,6 +1617,8 @@ export interface paths {
                     limit?: number;
                     /** @description Items to skip. */
                     offset?: number;
+                    /** @description Upstream’s 1-based page of `limit` items: offset = (page − 1) × limit. With `offset` too, both must point at the same item (400 otherwise). */
+                    page?: number;
                 };
                 header?: never;
                 path?: never;
@@ -3727,8 +3731,6 @@ export interface paths {
                     sort_by?: "volume" | "velocity" | "growth" | "timestamp" | "name";
                     /** @description Sort direction (default `desc`). */
                     order?: "desc" | "asc";
-                    /** @description Upstream name of `order`; both given with different values → 400. */
-                    sort_dir?: "desc" | "asc";
                     /**
                      * @description First UTC day of a custom range (inclusive); replaces `period`.
                      * @example 2026-11-21
@@ -3743,6 +3745,20 @@ export interface paths {
                     limit?: number;
                     /** @description Items to skip (default 0). */
                     offset?: number;
+                    /** @description Upstream name of `order`; both given with different values → 400. */
+                    sort_dir?: "desc" | "asc";
+                    /**
+                     * @description Upstream name of `start_date`; both given with different values → 400.
+                     * @example 2026-11-21
+                     */
+                    startDate?: string;
+                    /**
+                     * @description Upstream name of `end_date`; both given with different values → 400.
+                     * @example 2026-11-21
+                     */
+                    endDate?: string;
+                    /** @description Upstream name of `period`; both given with different values → 400. */
+                    timeRange?: "1h" | "24h" | "7d" | "30d";
                     /** @description Upstream’s 1-based page of `limit` items: offset = (page − 1) × limit. With `offset` too, both must point at the same item (400 otherwise). */
                     page?: number;
                 };
@@ -3894,9 +3910,9 @@ export interface paths {
                 query?: {
                     /** @description Start of a trend name (this or `q` is required). */
                     query?: string;
+                    limit?: number;
                     /** @description Upstream name of `query`; both given with different values → 400. */
                     q?: string;
-                    limit?: number;
                 };
                 header?: never;
                 path?: never;
@@ -4191,6 +4207,8 @@ export interface paths {
                 query?: {
                     /** @description Window the metrics cover, ending now, in whole UTC hour buckets: the current (partial) hour plus the hours before it (`1h` = the current hour so far; `24h` = it and the 23 before). The previous period is the same number of buckets just before. Replaced by `start_date`/`end_date` when given. */
                     period?: "1h" | "24h" | "7d" | "30d";
+                    /** @description Upstream name of `period`; both given with different values → 400. */
+                    timeRange?: "1h" | "24h" | "7d" | "30d";
                 };
                 header?: never;
                 path: {
@@ -4341,6 +4359,18 @@ export interface paths {
                      * @example 2026-11-21
                      */
                     end_date?: string;
+                    /**
+                     * @description Upstream name of `start_date`; both given with different values → 400.
+                     * @example 2026-11-21
+                     */
+                    startDate?: string;
+                    /**
+                     * @description Upstream name of `end_date`; both given with different values → 400.
+                     * @example 2026-11-21
+                     */
+                    endDate?: string;
+                    /** @description Upstream name of `period`; both given with different values → 400. */
+                    timeRange?: "1h" | "24h" | "7d" | "30d";
                 };
                 header?: never;
                 path: {
@@ -5191,6 +5221,8 @@ export interface paths {
                     limit?: number;
                     /** @description Items to skip. */
                     offset?: number;
+                    /** @description Upstream’s 1-based page of `limit` items: offset = (page − 1) × limit. With `offset` too, both must point at the same item (400 otherwise). */
+                    page?: number;
                 };
                 header?: never;
                 path?: never;
@@ -5590,8 +5622,6 @@ export interface paths {
                     severity?: "all" | "low" | "medium" | "high" | "critical";
                     /** @description Detected within this window, ending now; `custom` (upstream’s value) takes the window from `start_date`/`end_date`, one of which is then required. */
                     period?: "1h" | "24h" | "7d" | "30d" | "custom";
-                    /** @description Upstream name of `period`; both given with different values → 400. */
-                    timeRange?: "1h" | "24h" | "7d" | "30d" | "custom";
                     /** @description `social`: social surge events; a source id: events with evidence from that source. */
                     source?: "all" | "social" | "x" | "reddit" | "bluesky" | "news" | "hackernews" | "usgs" | "environment_agency";
                     /** @description Evidence freshness. */
@@ -5612,6 +5642,14 @@ export interface paths {
                      * @example 2026-11-21
                      */
                     end_date?: string;
+                    /** @description By detected_at, then id. */
+                    order?: "desc" | "asc";
+                    /** @description Page size (1–100). */
+                    limit?: number;
+                    /** @description Items to skip. */
+                    offset?: number;
+                    /** @description Upstream name of `order`; both given with different values → 400. */
+                    sort_dir?: "desc" | "asc";
                     /**
                      * @description Upstream name of `start_date`; both given with different values → 400.
                      * @example 2026-11-21
@@ -5622,12 +5660,10 @@ export interface paths {
                      * @example 2026-11-21
                      */
                     endDate?: string;
-                    /** @description By detected_at, then id. */
-                    order?: "desc" | "asc";
-                    /** @description Page size (1–100). */
-                    limit?: number;
-                    /** @description Items to skip. */
-                    offset?: number;
+                    /** @description Upstream name of `period`; both given with different values → 400. */
+                    timeRange?: "1h" | "24h" | "7d" | "30d" | "custom";
+                    /** @description Upstream’s 1-based page of `limit` items: offset = (page − 1) × limit. With `offset` too, both must point at the same item (400 otherwise). */
+                    page?: number;
                 };
                 header?: never;
                 path?: never;
@@ -12136,6 +12172,20 @@ export interface paths {
                     limit?: number;
                     /** @description Items to skip. */
                     offset?: number;
+                    /** @description Upstream name of `order`; both given with different values → 400. */
+                    sort_dir?: "desc" | "asc";
+                    /**
+                     * @description Upstream name of `start_date`; both given with different values → 400.
+                     * @example 2026-11-21
+                     */
+                    startDate?: string;
+                    /**
+                     * @description Upstream name of `end_date`; both given with different values → 400.
+                     * @example 2026-11-21
+                     */
+                    endDate?: string;
+                    /** @description Upstream’s 1-based page of `limit` items: offset = (page − 1) × limit. With `offset` too, both must point at the same item (400 otherwise). */
+                    page?: number;
                 };
                 header?: never;
                 path?: never;
@@ -12363,6 +12413,8 @@ export interface paths {
                     limit?: number;
                     /** @description Items to skip. */
                     offset?: number;
+                    /** @description Upstream’s 1-based page of `limit` items: offset = (page − 1) × limit. With `offset` too, both must point at the same item (400 otherwise). */
+                    page?: number;
                 };
                 header?: never;
                 path?: never;
@@ -15730,6 +15782,8 @@ export interface paths {
                     /** @description Page size (1–100, default 100: an organisation holds at most 100 pending invites, so the default list is complete). */
                     limit?: number;
                     offset?: number;
+                    /** @description Upstream’s 1-based page of `limit` items: offset = (page − 1) × limit. With `offset` too, both must point at the same item (400 otherwise). */
+                    page?: number;
                 };
                 header?: never;
                 path?: never;
@@ -16482,6 +16536,8 @@ export interface paths {
                     match_user_interests?: boolean;
                     /** @description `priority`: critical first, then newest; `newest`: by creation, newest first. Ties by id. */
                     sort?: "priority" | "newest";
+                    /** @description Upstream’s 1-based page of `limit` items: offset = (page − 1) × limit. With `offset` too, both must point at the same item (400 otherwise). */
+                    page?: number;
                 };
                 header?: never;
                 path?: never;
@@ -18154,6 +18210,8 @@ export interface paths {
                     offset?: number;
                     /** @description Only the runs of this configuration (one of yours). */
                     config_id?: number;
+                    /** @description Upstream’s 1-based page of `limit` items: offset = (page − 1) × limit. With `offset` too, both must point at the same item (400 otherwise). */
+                    page?: number;
                 };
                 header?: never;
                 path?: never;

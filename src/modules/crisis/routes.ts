@@ -1,7 +1,6 @@
 // /api/intelligence/crisis-events and /api/intelligence/resilience-settings.
 import { requirePrincipal } from '../../platform/auth.ts';
 import type { App } from '../../platform/http.ts';
-import { oneParameter } from '../../platform/query.ts';
 import { EXPORT_CSP, exportHtml } from './export-html.ts';
 import {
   CrisisActionBody,
@@ -46,15 +45,8 @@ export async function crisisRoutes(app: App, { crisis }: { crisis: CrisisService
         response: { 200: CrisisListResponse },
       },
     },
-    async (request) => {
-      const { timeRange, startDate, endDate, ...query } = request.query;
-      return crisis.list(requirePrincipal(request).userId, {
-        ...query,
-        period: oneParameter({ period: query.period, timeRange }),
-        start_date: oneParameter({ start_date: query.start_date, startDate }),
-        end_date: oneParameter({ end_date: query.end_date, endDate }),
-      });
-    },
+    // Upstream's `timeRange`, `startDate` and `endDate` arrive as ours (platform/query.ts).
+    async (request) => crisis.list(requirePrincipal(request).userId, request.query),
   );
 
   app.get(

@@ -123,12 +123,6 @@ export const CrisisListQuery = StrictObject({
         '`start_date`/`end_date`, one of which is then required.',
     }),
   ),
-  timeRange: Type.Optional(
-    Type.String({
-      enum: ['1h', '24h', '7d', '30d', 'custom'],
-      description: 'Upstream name of `period`; both given with different values → 400.',
-    }),
-  ),
   source: all(
     ['social', 'x', 'reddit', 'bluesky', 'news', 'hackernews', 'usgs', 'environment_agency'],
     '`social`: social surge events; a source id: events with evidence from that source.',
@@ -150,12 +144,6 @@ export const CrisisListQuery = StrictObject({
   ),
   end_date: Type.Optional(
     DateOnly({ description: 'Last UTC day (inclusive) of detected_at; replaces period.' }),
-  ),
-  startDate: Type.Optional(
-    DateOnly({ description: 'Upstream name of `start_date`; both given with different values → 400.' }),
-  ),
-  endDate: Type.Optional(
-    DateOnly({ description: 'Upstream name of `end_date`; both given with different values → 400.' }),
   ),
   order: Type.Optional(
     Type.String({ enum: ['desc', 'asc'], default: 'desc', description: 'By detected_at, then id.' }),

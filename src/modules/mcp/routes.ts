@@ -51,6 +51,7 @@ export async function mcpRoutes(
     let metered = 0;
     return {
       userId: principal.userId,
+      permissions: principal.keyPermissions,
       meter: async () => {
         try {
           await app.meterCall(principal, { burst: metered++ > 0 });

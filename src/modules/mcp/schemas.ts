@@ -1,6 +1,7 @@
 // Tool input schemas, derived from the schemas of the routes the tools wrap: one object schema holding the route's
 // path parameters, query parameters and body fields, so a tool accepts exactly what its route accepts.
 import Type from 'typebox';
+import { isUpstreamAlias } from '../../platform/query.ts';
 import { StrictObject } from '../../platform/schemas.ts';
 
 export interface JsonObjectSchema {
@@ -62,6 +63,7 @@ export function toolInputFromRoute(
   const add = (part: Part, schema: unknown, what: string) => {
     const found = objectParts(schema, what);
     for (const [name, property] of Object.entries(found.properties)) {
+      if (part === 'query' && isUpstreamAlias(name, found.properties)) continue;
       if (name in properties)
         throw new Error(`Tool argument "${name}" appears in more than one part of the route.`);
       properties[name] = property;

@@ -4,6 +4,7 @@
 // charged as one request (`meter`), and the forwarded calls are not charged again.
 import type { Clock } from '../../platform/clock.ts';
 import type { RouteCatalogue } from '../../platform/route-catalogue.ts';
+import { compileBodyValidator, fieldErrors } from '../../platform/validation.ts';
 import {
   CrisisGateInput,
   fillPath,
@@ -30,6 +31,8 @@ export interface Forwarded {
 /** The caller: their user id, a way to call a route with their key, and the meter for one request. */
 export interface Caller {
   userId: number;
+  /** The key's permissions: a call its key may not make is refused as the route refuses it, before its arguments are read. */
+  permissions: readonly string[];
   forward: (call: ForwardCall) => Promise<Forwarded>;
   meter: () => Promise<void> | void;
 }
@@ -59,6 +62,8 @@ interface ToolListing {
 interface PreparedTool {
   spec: ToolSpec;
   input: ToolInput;
+  /** Checks arguments against `input.schema` as a body is checked (no coercion); compiled on first call. */
+  validate?: ReturnType<typeof compileBodyValidator>;
 }
 
 /** A route's problem+json answer, or a limit refused before the call, carried to the tool result. */
@@ -204,6 +209,24 @@ export class McpTools {
           title: 'Bad Request',
           detail: `Missing required argument${missing.length > 1 ? 's' : ''} ${missing.join(', ')} for ${name}.`,
           errors: missing.map((key) => ({ path: key, message: 'is required' })),
+        });
+      }
+      // Values are taken as typed, as a body's are: `"5"` is not the integer 5. (A copy is checked: the
+      // validator fills in defaults, which would send aliases the caller did not give.)
+      tool.validate ??= compileBodyValidator(tool.input.schema);
+      const permission = this.permissionOf(name);
+      const permitted = permission === null || caller.permissions.includes(permission);
+      if (permitted && !tool.validate(structuredClone(args))) {
+        const errors = fieldErrors(tool.validate.errors ?? [], 'arguments').map((e) => ({
+          path: e.path.replace(/^arguments\./, ''),
+          message: e.message,
+        }));
+        throw new CallRefused(400, {
+          status: 400,
+          code: 'validation_failed',
+          title: 'Bad Request',
+          detail: `Invalid arguments for ${name}: ${errors.map((e) => `${e.path} ${e.message}`).join('; ')}.`,
+          errors,
         });
       }
       if (this.countsAsRequest(tool.spec)) await caller.meter();

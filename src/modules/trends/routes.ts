@@ -2,7 +2,7 @@
 import { requirePrincipal } from '../../platform/auth.ts';
 import { badRequest } from '../../platform/errors.ts';
 import type { App } from '../../platform/http.ts';
-import { commaList, oneParameter, pageOffset } from '../../platform/query.ts';
+import { commaList } from '../../platform/query.ts';
 import {
   AnalyticsQuery,
   AnalyticsResponse,
@@ -46,21 +46,11 @@ export async function trendRoutes(app: App, { trends, interests }: TrendRoutesOp
       },
     },
     async (request, reply) => {
-      const {
-        interest,
-        interests: interestList,
-        exclude_sentiment,
-        sort_dir,
-        order,
-        page,
-        ...rest
-      } = request.query;
-      const limit = rest.limit ?? 20;
+      // Upstream's names (`sort_dir`, `page`, `startDate`, …) arrive as ours (platform/query.ts).
+      const { interest, interests: interestList, exclude_sentiment, ...rest } = request.query;
       const query = {
         ...rest,
-        limit,
-        order: oneParameter({ order, sort_dir }),
-        offset: pageOffset({ page, offset: rest.offset, limit }),
+        limit: rest.limit ?? 20,
         interests: commaList(interestList, 'query.interests'),
         exclude_sentiment: commaList(exclude_sentiment, 'query.exclude_sentiment', {
           allowed: SENTIMENT_CATEGORIES,
@@ -95,8 +85,7 @@ export async function trendRoutes(app: App, { trends, interests }: TrendRoutesOp
       },
     },
     async (request) => {
-      const { query, q, limit } = request.query;
-      const text = oneParameter({ query, q });
+      const { query: text, limit } = request.query;
       if (text === undefined)
         throw badRequest('query.query is required (upstream clients send it as q).', 'query.query');
       return trends.autocomplete(text, limit);

@@ -141,24 +141,10 @@ export const TrendListQuery = StrictObject({
     }),
   ),
   order: Type.Optional(Type.Enum(['desc', 'asc'], { description: 'Sort direction (default `desc`).' })),
-  sort_dir: Type.Optional(
-    Type.Enum(['desc', 'asc'], {
-      description: 'Upstream name of `order`; both given with different values → 400.',
-    }),
-  ),
   ...DateRange,
   limit: Pagination.limit,
   offset: Type.Optional(
     Type.Integer({ minimum: 0, maximum: 1_000_000_000, description: 'Items to skip (default 0).' }),
-  ),
-  page: Type.Optional(
-    Type.Integer({
-      minimum: 1,
-      maximum: 10_000_000,
-      description:
-        'Upstream’s 1-based page of `limit` items: offset = (page − 1) × limit. With `offset` too, both must ' +
-        'point at the same item (400 otherwise).',
-    }),
   ),
 });
 
@@ -227,13 +213,6 @@ export const AutocompleteQuery = StrictObject({
       minLength: 1,
       maxLength: 100,
       description: 'Start of a trend name (this or `q` is required).',
-    }),
-  ),
-  q: Type.Optional(
-    Type.String({
-      minLength: 1,
-      maxLength: 100,
-      description: 'Upstream name of `query`; both given with different values → 400.',
     }),
   ),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),

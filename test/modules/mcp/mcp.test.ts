@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { TOOLS } from '../../../src/modules/mcp/index.ts';
+import { isUpstreamAlias } from '../../../src/platform/query.ts';
 import { buildTestApp, call, createUser, type Json, type TestContext } from '../../helpers/app.ts';
 import { seed } from '../insights/fixtures.ts';
 import { insertCrisisEvent } from '../integrations/workflow-stand-in.ts';
@@ -82,15 +83,21 @@ describe('MCP server at /mcp', () => {
       assert.equal(tool.annotations?.readOnlyHint, !writes, `${spec.name} readOnlyHint`);
       assert.equal(tool.annotations?.destructiveHint, false, `${spec.name} destructiveHint`);
       if (!spec.route) continue;
-      // Every wrapped route is served, and every one of its parameters is an argument of the tool.
+      // Every wrapped route is served, and every one of its parameters is an argument of the tool, but for
+      // upstream's second names (`sort_dir` beside `order`): a tool offers one name per parameter.
       const openApiPath = spec.route.url.replace(/:([a-z_]+)/g, '{$1}');
       const operation = doc.paths[openApiPath]?.[spec.route.method.toLowerCase()];
       assert.ok(
         operation,
         `${spec.name} wraps ${spec.route.method} ${openApiPath}, which the document lacks`,
       );
+      const query = Object.fromEntries(
+        (operation.parameters ?? []).filter((p: Json) => p.in === 'query').map((p: Json) => [p.name, p]),
+      );
       const routeArgs = [
-        ...(operation.parameters ?? []).filter((p: Json) => p.in !== 'header').map((p: Json) => p.name),
+        ...(operation.parameters ?? [])
+          .filter((p: Json) => p.in !== 'header' && !(p.in === 'query' && isUpstreamAlias(p.name, query)))
+          .map((p: Json) => p.name),
         ...Object.keys(operation.requestBody?.content?.['application/json']?.schema?.properties ?? {}),
       ].sort();
       const extra = spec.name === 'generate_ai_insight' ? ['wait_seconds'] : [];
@@ -241,6 +248,17 @@ describe('MCP server at /mcp', () => {
       assert.equal(res.structuredContent?.status, 400);
       assert.equal(res.structuredContent?.code, 'validation_failed');
       assert.deepEqual(res.structuredContent?.errors, [{ path: 'trend_id', message: 'is required' }]);
+    }
+    // Values are taken as typed, as in a request body: "5" is no integer, a number is no trend name.
+    for (const [name, args, path] of [
+      ['list_trends', { limit: '5' }, 'limit'],
+      ['get_trend', { trend_id: '1' }, 'trend_id'],
+      ['list_trends', { search: 5 }, 'search'],
+    ] as const) {
+      const res = await callTool(client, name, args);
+      assert.equal(res.isError, true, JSON.stringify(res));
+      assert.equal(res.structuredContent?.code, 'validation_failed');
+      assert.equal(res.structuredContent?.errors[0].path, path, JSON.stringify(res.structuredContent));
     }
     assert.equal(await counted(), before);
     await assert.rejects(

@@ -357,6 +357,25 @@ describe('trend list, analytics, autocomplete and interests', () => {
     assertProblem(await call(ctx.app, 'GET', `/api/trends/${id}/analytics?period=2d`, { key: reader }), 400);
   });
 
+  test('analytics take upstream names too: startDate, endDate and timeRange (earlier SDKs send them)', async () => {
+    const id = ids['aurora borealis']!;
+    const get = (query: string) =>
+      call(ctx.app, 'GET', `/api/trends/${id}/analytics${query}`, { key: reader });
+    const day = new Date(clock.now()).toISOString().slice(0, 10);
+    const ours = await get(`?start_date=${day}&end_date=${day}`);
+    assert.equal(ours.statusCode, 200, ours.body);
+    const upstream = await get(`?period=7d&startDate=${day}&endDate=${day}`);
+    assert.equal(upstream.statusCode, 200, upstream.body);
+    assert.deepEqual(upstream.data, ours.data);
+    assert.deepEqual((await get('?timeRange=1h')).data, (await get('?period=1h')).data);
+    const disagree = await get(`?start_date=${day}&startDate=2026-01-01`);
+    assertProblem(disagree, 400);
+    assert.equal(disagree.data.errors[0].path, 'query.startDate');
+    const bad = await get('?timeRange=2d');
+    assertProblem(bad, 400);
+    assert.equal(bad.data.errors[0].path, 'query.timeRange');
+  });
+
   test('autocomplete finds prefix matches, largest volume first', async () => {
     const res = await call(ctx.app, 'GET', '/api/trends/autocomplete?query=%23Aur', { key: reader });
     assert.equal(res.statusCode, 200);
