@@ -140,50 +140,52 @@ export function declareQueryAliases(route: RouteOptions): void {
   if (page && !('page' in querystring.properties)) added.page = { ...PAGE };
   if (Object.keys(added).length === 0) return;
   schema!.querystring = { ...querystring, properties: { ...querystring.properties, ...added } };
-  route.preValidation = [...asArray(route.preValidation), refuseDisagreeingAliases];
-  route.preHandler = [foldQueryAliases, ...asArray(route.preHandler)];
+  route.preValidation = [...asArray(route.preValidation), refuseDisagreeingAliases(aliases)];
+  route.preHandler = [foldQueryAliases(aliases), ...asArray(route.preHandler)];
 }
+
+type Hook = (request: FastifyRequest, reply: unknown, done: (error?: Error) => void) => void;
 
 /** Before validation (the values as sent, before defaults): both names with different values → 400. */
-function refuseDisagreeingAliases(
-  request: FastifyRequest,
-  _reply: unknown,
-  done: (error?: Error) => void,
-): void {
-  const query = request.query as Query;
-  try {
-    for (const [theirs, ours] of Object.entries(QUERY_ALIASES)) {
-      if (query[theirs] !== undefined) oneParameter({ [ours]: query[ours], [theirs]: query[theirs] });
-    }
-  } catch (error) {
-    done(error as Error);
-    return;
-  }
-  done();
-}
-
-/** After validation: upstream's names become ours (overriding a default), `page` becomes `offset`. */
-function foldQueryAliases(request: FastifyRequest, _reply: unknown, done: (error?: Error) => void): void {
-  const query = request.query as Query;
-  for (const [theirs, ours] of Object.entries(QUERY_ALIASES)) {
-    if (query[theirs] === undefined) continue;
-    query[ours] = query[theirs];
-    delete query[theirs];
-  }
-  if (query.page !== undefined) {
-    const raw = new URLSearchParams(request.url.split('?')[1] ?? '');
+const refuseDisagreeingAliases =
+  (aliases: [string, string][]): Hook =>
+  (request, _reply, done) => {
+    const query = request.query as Query;
     try {
-      query.offset = pageOffset({
-        page: query.page as number,
-        // Only an offset the client sent can disagree with its page (not the schema's default of 0).
-        offset: raw.has('offset') ? (query.offset as number) : undefined,
-        limit: (query.limit as number | undefined) ?? 20,
-      });
+      for (const [theirs, ours] of aliases) {
+        if (query[theirs] !== undefined) oneParameter({ [ours]: query[ours], [theirs]: query[theirs] });
+      }
     } catch (error) {
       done(error as Error);
       return;
     }
-    delete query.page;
-  }
-  done();
-}
+    done();
+  };
+
+/** After validation: upstream's names become ours (overriding a default), `page` becomes `offset`. */
+const foldQueryAliases =
+  (aliases: [string, string][]): Hook =>
+  (request, _reply, done) => {
+    const query = request.query as Query;
+    for (const [theirs, ours] of aliases) {
+      if (query[theirs] === undefined) continue;
+      query[ours] = query[theirs];
+      delete query[theirs];
+    }
+    if (query.page !== undefined) {
+      const raw = new URLSearchParams(request.url.split('?')[1] ?? '');
+      try {
+        query.offset = pageOffset({
+          page: query.page as number,
+          // Only an offset the client sent can disagree with its page (not the schema's default of 0).
+          offset: raw.has('offset') ? (query.offset as number) : undefined,
+          limit: (query.limit as number | undefined) ?? 20,
+        });
+      } catch (error) {
+        done(error as Error);
+        return;
+      }
+      delete query.page;
+    }
+    done();
+  };

@@ -59,6 +59,10 @@ describe('upstream query names are one table, taken by every route', () => {
       crisis.data,
       (await get('/api/intelligence/crisis-events?offset=10&limit=5&order=asc')).data,
     );
+    // A route's own `q` is no alias (insights search has no `query`), and stays as sent.
+    const search = await get('/api/insights/search?q=zenith&page=1');
+    assert.equal(search.statusCode, 200, search.body);
+    assert.equal(search.data.meta.q, 'zenith');
     const blog = await get('/api/blog/posts?page=2&limit=1&sort_dir=asc');
     assert.equal(blog.statusCode, 200, blog.body);
     assert.deepEqual(blog.data, (await get('/api/blog/posts?offset=1&limit=1&order=asc')).data);

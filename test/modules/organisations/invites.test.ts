@@ -178,9 +178,14 @@ describe('organisation members and invites', () => {
     }
     const badStatus = await call(ctx.app, 'GET', '/api/org/invites?status=open', { key: owner.key });
     assertProblem(badStatus, 400);
-    const unknown = await call(ctx.app, 'GET', '/api/org/invites?page=2', { key: owner.key });
+    const unknown = await call(ctx.app, 'GET', '/api/org/invites?pages=2', { key: owner.key });
     assertProblem(unknown, 400);
-    assert.ok(unknown.data.errors.some((e: { path: string }) => e.path === 'query.page'));
+    assert.ok(unknown.data.errors.some((e: { path: string }) => e.path === 'query.pages'));
+    // Upstream's 1-based `page` is taken wherever `offset` is (README "Compatibility").
+    const paged = await call(ctx.app, 'GET', '/api/org/invites?page=2&limit=1', { key: owner.key });
+    assert.equal(paged.statusCode, 200, paged.body);
+    const byOffset = await call(ctx.app, 'GET', '/api/org/invites?offset=1&limit=1', { key: owner.key });
+    assert.deepEqual(paged.data, byOffset.data);
     for (const [method, url] of [
       ['GET', '/api/org/members'],
       ['GET', '/api/org/invites'],
