@@ -1950,7 +1950,10 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Change a user's plan or disable the account */
+        /**
+         * Change a user's plan or disable the account
+         * @description Sets `plan` and/or `is_active`. Disabling stops every key of the account at once (403 `account_disabled`); an operator cannot disable its own account (409 `cannot_disable_self`).
+         */
         patch: {
             parameters: {
                 query?: never;
@@ -13477,7 +13480,7 @@ export interface paths {
                         cooldown_seconds: number;
                         /** WebhookFilters */
                         filters?: {
-                            /** @description A category name (`Technology`, `Technology/AI`) or slug (`technology-ai`), as `category` on `GET /api/trends`; stored as its name; a parent matches its children; an unknown one → 400. */
+                            /** @description A category name (`Technology`, `Technology/AI`) or slug (`technology-ai`), as `category` on `GET /api/trends`; stored as its name; a parent matches its children; an unknown one → 400. Trend subscriptions only: crisis events have no category (400 on a `crisis_event` subscription). */
                             category?: string;
                             /** @description Any of these words or phrases must appear in the trend name (or crisis title). */
                             keywords?: string[];
@@ -13852,7 +13855,7 @@ export interface paths {
                         cooldown_seconds?: number;
                         /** WebhookFilters */
                         filters?: {
-                            /** @description A category name (`Technology`, `Technology/AI`) or slug (`technology-ai`), as `category` on `GET /api/trends`; stored as its name; a parent matches its children; an unknown one → 400. */
+                            /** @description A category name (`Technology`, `Technology/AI`) or slug (`technology-ai`), as `category` on `GET /api/trends`; stored as its name; a parent matches its children; an unknown one → 400. Trend subscriptions only: crisis events have no category (400 on a `crisis_event` subscription). */
                             category?: string;
                             /** @description Any of these words or phrases must appear in the trend name (or crisis title). */
                             keywords?: string[];

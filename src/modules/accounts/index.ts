@@ -3,7 +3,7 @@ export { interestRoutes } from './interests/routes.ts';
 export { InterestsService } from './interests/service.ts';
 export { InterestsStore } from './interests/store.ts';
 export { accountRoutes } from './routes.ts';
-export { ApiKeyCreateResponseSchema, UserProfileSchema } from './schemas.ts';
+export { AdminCreateUserBody, ApiKeyCreateResponseSchema, UserProfileSchema } from './schemas.ts';
 export {
   AccountsService,
   ALL_PERMISSIONS,

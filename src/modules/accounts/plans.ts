@@ -13,6 +13,8 @@ interface SubscriptionPlanView extends Plan {
 }
 
 const count = (n: number) => n.toLocaleString('en-US');
+/** `1 request`, `10,000 requests`. */
+const counted = (n: number, one: string, many = `${one}s`) => `${count(n)} ${n === 1 ? one : many}`;
 
 function usd(amount: number): string {
   // Cents unless the operator set a finer price, which must not be rounded away.
@@ -22,15 +24,15 @@ function usd(amount: number): string {
 export function describePlan(name: PlanName, plan: Plan): string {
   const title = name.charAt(0).toUpperCase() + name.slice(1);
   const quota =
-    plan.daily_quota === null ? 'unlimited requests a day' : `${count(plan.daily_quota)} requests a day`;
+    plan.daily_quota === null ? 'unlimited requests a day' : `${counted(plan.daily_quota, 'request')} a day`;
   const insights =
     plan.insight_generations_per_month === null
       ? 'unlimited AI insight generations'
-      : `${count(plan.insight_generations_per_month)} AI insight generations a month`;
+      : `${counted(plan.insight_generations_per_month, 'AI insight generation')} a month`;
   const stream = plan.live_stream ? 'live stream included' : 'no live stream';
   const price =
     plan.price_per_1k_requests === 0 ? 'free' : `USD ${usd(plan.price_per_1k_requests)} per 1,000 requests`;
-  return `${title}: ${quota}, bursts of up to ${count(plan.burst_per_second)} requests per second per key, ${insights}, ${stream}; ${price}.`;
+  return `${title}: ${quota}, bursts of up to ${counted(plan.burst_per_second, 'request')} per second per key, ${insights}, ${stream}; ${price}.`;
 }
 
 function sameTerms(a: Plan, b: Plan): boolean {

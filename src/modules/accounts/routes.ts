@@ -234,6 +234,9 @@ export async function accountRoutes(
       schema: {
         tags: ['operator'],
         summary: "Change a user's plan or disable the account",
+        description:
+          'Sets `plan` and/or `is_active`. Disabling stops every key of the account at once (403 ' +
+          '`account_disabled`); an operator cannot disable its own account (409 `cannot_disable_self`).',
         params: UserIdParams,
         body: AdminUpdateUserBody,
         response: { 200: UserProfileSchema },

@@ -270,6 +270,14 @@ export class AccountsService {
     changes: { plan?: PlanName; is_active?: boolean },
     actor: Actor,
   ): Promise<UserProfileView> {
+    // An operator disabling its own account would lock itself out of the operator routes (perhaps the last
+    // operator, with no way back but the CLI).
+    if (changes.is_active === false && id === actor.userId) {
+      throw conflict(
+        'You cannot disable your own account: its keys would stop working, this one included. Another operator can.',
+        'cannot_disable_self',
+      );
+    }
     const update: Record<string, unknown> = { updated_at: this.deps.clock.now() };
     if (changes.plan !== undefined) update.plan = changes.plan;
     if (changes.is_active !== undefined) update.is_active = changes.is_active ? 1 : 0;

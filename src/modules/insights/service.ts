@@ -155,7 +155,7 @@ export class InsightsService {
           throw new ApiError(
             429,
             'insight_limit_reached',
-            `The ${plan} plan includes ${limit} AI insight generations per month and they are used up; the limit resets at the start of next month (UTC).`,
+            `The ${plan} plan includes ${limit} AI insight generation${limit === 1 ? '' : 's'} per month and ${limit === 1 ? 'it is' : 'they are'} used up; the limit resets at the start of next month (UTC).`,
             {
               headers: {
                 'Retry-After': Math.max(1, Math.ceil((reset - now) / 1000)),

@@ -14,20 +14,34 @@ export function parseFilters(text: string): Filters {
   }
 }
 
-export function normaliseFilters(filters: Filters | undefined): Filters {
+/** A subscription's filters, checked for its trigger type: a filter that could never match is a 400. */
+export function normaliseFilters(filters: Filters | undefined, triggerType: string): Filters {
   if (!filters) return {};
   const out: Filters = {};
   if (filters.category !== undefined) {
+    // Crisis events carry no category (they concern an interest or a place): the filter would hold every one back.
+    if (triggerType === 'crisis_event') {
+      throw badRequest(
+        'body.filters.category does not apply to crisis_event subscriptions: crisis events have no category. ' +
+          'Use filters.keywords or filters.min_severity.',
+        'body.filters.category',
+      );
+    }
     const category = filters.category.trim().replace(/\/+$/, '');
-    if (!category) throw badRequest('filters.category must not be blank.', 'filters.category');
+    if (!category) throw badRequest('body.filters.category must not be blank.', 'body.filters.category');
     // Read as GET /api/trends reads `category` (a path or slug; unknown → 400): a filter naming no category
     // would never let an event through.
-    out.category = requireCategory(category, 'filters.category').name;
+    out.category = requireCategory(category, 'body.filters.category').name;
   }
   if (filters.keywords !== undefined) {
     const keywords = filters.keywords.map((k) => k.trim());
     const blank = keywords.findIndex((k) => k.length === 0);
-    if (blank >= 0) throw badRequest('Keywords must not be blank.', `filters.keywords.${blank}`);
+    if (blank >= 0) {
+      throw badRequest(
+        `body.filters.keywords[${blank}] must not be blank.`,
+        `body.filters.keywords[${blank}]`,
+      );
+    }
     out.keywords = [...new Set(keywords)];
   }
   if (filters.min_severity !== undefined) out.min_severity = filters.min_severity;

@@ -19,7 +19,8 @@ export const FiltersSchema = StrictObject(
         maxLength: 200,
         description:
           'A category name (`Technology`, `Technology/AI`) or slug (`technology-ai`), as `category` on ' +
-          '`GET /api/trends`; stored as its name; a parent matches its children; an unknown one → 400.',
+          '`GET /api/trends`; stored as its name; a parent matches its children; an unknown one → 400. Trend ' +
+          'subscriptions only: crisis events have no category (400 on a `crisis_event` subscription).',
       }),
     ),
     keywords: Type.Optional(

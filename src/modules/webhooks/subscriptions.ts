@@ -68,7 +68,7 @@ export class WebhookSubscriptions {
     checkThreshold(input.trigger_type, input.threshold_value);
     // The guard's detail sentence names the field with its place (a test reads it): keep `body.url`.
     await this.deps.outbound.policy.assertAllowed(input.url, 'body.url');
-    const filters = normaliseFilters(input.filters);
+    const filters = normaliseFilters(input.filters, input.trigger_type);
     const existing = await this.store.listForUser(userId);
     if (existing.length >= MAX_SUBSCRIPTIONS_PER_USER) {
       throw conflict(
@@ -129,7 +129,8 @@ export class WebhookSubscriptions {
     if (patch.url !== undefined) set.url = patch.url;
     if (patch.threshold_value !== undefined) set.threshold_value = patch.threshold_value;
     if (patch.cooldown_seconds !== undefined) set.cooldown_seconds = patch.cooldown_seconds;
-    if (patch.filters !== undefined) set.filters = JSON.stringify(normaliseFilters(patch.filters));
+    if (patch.filters !== undefined)
+      set.filters = JSON.stringify(normaliseFilters(patch.filters, current.trigger_type));
     if (patch.is_active !== undefined) {
       set.is_active = patch.is_active ? 1 : 0;
       if (patch.is_active && Number(current.is_active) !== 1) {

@@ -141,6 +141,26 @@ describe('authentication', () => {
     });
     assert.equal((await call(ctx.app, 'GET', '/api/user/profile', { key: user.key })).statusCode, 200);
   });
+
+  test('an operator cannot disable its own account (it would lock itself out); 409, nothing changed', async () => {
+    const me = (await call(ctx.app, 'GET', '/api/user/profile', { key: ctx.operatorKey })).data;
+    const self = await call(ctx.app, 'PATCH', `/api/admin/users/${me.id}`, {
+      key: ctx.operatorKey,
+      body: { is_active: false },
+    });
+    assertProblem(self, 409);
+    assert.equal(self.data.code, 'cannot_disable_self');
+    assert.equal(
+      (await call(ctx.app, 'GET', '/api/admin/users?limit=100', { key: ctx.operatorKey })).statusCode,
+      200,
+    );
+    // Its own plan it may still change.
+    const plan = await call(ctx.app, 'PATCH', `/api/admin/users/${me.id}`, {
+      key: ctx.operatorKey,
+      body: { plan: 'enterprise' },
+    });
+    assert.equal(plan.statusCode, 200, plan.body);
+  });
 });
 
 describe('failed authentications are limited per client IP', () => {

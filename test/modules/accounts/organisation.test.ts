@@ -52,13 +52,11 @@ describe('every user is created with an organisation', () => {
     assert.equal(await count(db, 'organisations'), organisations);
   });
 
-  test('`crestwatch users create` too', async (t) => {
+  test('`crestwatch users create` too, refusing what the operator route refuses', async (t) => {
     const database = await createTestDatabase();
     t.after(() => database.drop());
-    const result = spawnSync(
-      process.execPath,
-      ['bin/crestwatch.mjs', 'users', 'create', '--email', 'cli@example.com', '--plan', 'scale'],
-      {
+    const usersCreate = (...args: string[]) =>
+      spawnSync(process.execPath, ['bin/crestwatch.mjs', 'users', 'create', ...args], {
         env: {
           ...process.env,
           DATABASE_URL: database.url,
@@ -69,13 +67,22 @@ describe('every user is created with an organisation', () => {
         },
         encoding: 'utf8',
         timeout: 60_000,
-      },
-    );
+      });
+    for (const [email, message] of [
+      ['notanemail', /--email must match format "email"/],
+      ['  ', /--email must match format "email"/],
+    ] as const) {
+      const refused = usersCreate('--email', email, '--plan', 'scale');
+      assert.notEqual(refused.status, 0, refused.stdout);
+      assert.match(refused.stderr, message);
+    }
+    const result = usersCreate('--email', 'cli@example.com', '--plan', 'scale');
     assert.equal(result.status, 0, result.stderr);
     assert.match(result.stdout, /owner of an organisation of their own/);
     const handle = openDatabase<Database>(database.config);
     try {
       const rows = await memberships(handle.db, 'cli@example.com');
+      assert.equal(await count(handle.db, 'users'), 1, 'the refused emails made no user');
       assert.deepEqual(
         rows.map((m) => [m.role, m.organization_role]),
         [['owner', 'owner']],

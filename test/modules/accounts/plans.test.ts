@@ -118,5 +118,16 @@ describe('plans', () => {
       'Advantage: 10,000 requests a day, bursts of up to 25 requests per second per key, 500 AI insight ' +
         'generations a month, no live stream; USD 0.50 per 1,000 requests.',
     );
+    // An operator's table may set a 1: it reads in the singular.
+    assert.equal(
+      describePlan('developer', {
+        ...DEFAULT_PLANS.developer,
+        daily_quota: 1,
+        burst_per_second: 1,
+        insight_generations_per_month: 1,
+      }),
+      'Developer: 1 request a day, bursts of up to 1 request per second per key, 1 AI insight generation a ' +
+        'month, no live stream; free.',
+    );
   });
 });

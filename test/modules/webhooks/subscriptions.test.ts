@@ -161,6 +161,9 @@ describe('webhook subscriptions', () => {
       [body({ filters: { colour: 'red' } }), 'filters'],
       [body({ filters: { min_severity: 'apocalyptic' } }), 'min_severity'],
       [body({ filters: { category: 'Nope/Nope' } }), 'body.filters.category'],
+      [body({ filters: { keywords: ['ok', '  '] } }), 'body.filters.keywords[1]'],
+      // Crisis events carry no category: such a filter would hold every event back.
+      [body({ trigger_type: 'crisis_event', filters: { category: 'Technology' } }), 'body.filters.category'],
       [body({ extra: 1 }), 'extra'],
     ];
     for (const [payload, field] of cases) {
