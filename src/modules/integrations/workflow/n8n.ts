@@ -38,11 +38,22 @@ function badAnswer(what: string): ApiError {
   );
 }
 
-/** A failed request to the tool as problem+json: its status code only, never its body. */
-export function providerFailure(error: unknown, what: string, field = 'api_base_url'): ApiError {
+/**
+ * A failed request to the tool as problem+json: its status code only, never its body. `field`: the request field
+ * holding the address (connecting); null when the address is the one saved with the connection.
+ */
+export function providerFailure(error: unknown, what: string, field: string | null = null): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof OutboundError) {
     if (error.kind === 'refused') {
+      if (field === null) {
+        return new ApiError(
+          400,
+          'destination_not_allowed',
+          `The connection's api_base_url is no longer an allowed destination: ${error.message} Connect again ` +
+            'with an allowed address.',
+        );
+      }
       return badRequest(
         `${field} is not an allowed destination: ${error.message}`,
         field,
@@ -139,7 +150,13 @@ export class N8nClient {
     private readonly userAgent: string,
   ) {}
 
-  private async get(base: string, key: string, path: string, what: string): Promise<OutboundResponse> {
+  private async get(
+    base: string,
+    key: string,
+    path: string,
+    what: string,
+    field: string | null = null,
+  ): Promise<OutboundResponse> {
     try {
       return await this.outbound.request(`${base}/api/v1${path}`, {
         method: 'GET',
@@ -148,14 +165,14 @@ export class N8nClient {
         maxBodyBytes: 4 * 1024 * 1024,
       });
     } catch (error) {
-      throw providerFailure(error, what);
+      throw providerFailure(error, what, field);
     }
   }
 
   /** Checks the key with the cheapest authenticated call; throws the problem to answer when refused. */
   async verify(base: string, key: string): Promise<void> {
     const what = 'the key check';
-    const response = await this.get(base, key, '/workflows?limit=1', what);
+    const response = await this.get(base, key, '/workflows?limit=1', what, 'api_base_url');
     if (response.status < 200 || response.status >= 300) throw statusFailure(response, what);
     const body = parseJson(response, what) as { data?: unknown } | null;
     if (!body || !Array.isArray(body.data)) throw badAnswer(what);
