@@ -130,6 +130,11 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
+/** How keys stored before 2026-11-25 (kept 24 h) hashed their request: the body in the order it was sent. */
+function legacyRequestHash(request: FastifyRequest): string {
+  return sha256Hex(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`);
+}
+
 /** What "the same request" means for a key: method, path, and the parsed query and body (not their bytes). */
 function requestHash(request: FastifyRequest): string {
   const path = request.url.split('?')[0];
@@ -174,7 +179,7 @@ export const idempotencyPlugin = fp(
           continue;
         }
         if (existing) {
-          if (existing.request_hash !== hash) {
+          if (existing.request_hash !== hash && existing.request_hash !== legacyRequestHash(request)) {
             throw new ApiError(
               422,
               'idempotency_key_reused',

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ManualClock } from '../../src/platform/clock.ts';
+import { sha256Hex } from '../../src/platform/crypto.ts';
 import {
   assertProblem,
   buildTestApp,
@@ -438,6 +439,29 @@ describe('contract: core routes, black-box', () => {
         body: '{"name":"ordered","permissions":["read","write"]}',
       });
       assertProblem(otherList, 422);
+    });
+
+    test('Idempotency-Key stored by the earlier rule (the body as sent) still replays an identical retry', async () => {
+      const key = `core-legacy-${Math.random()}`;
+      const body = '{"name":"legacy","permissions":["read"]}';
+      const headers = { 'idempotency-key': key, 'content-type': 'application/json' };
+      const first = await call(ctx.app, 'POST', '/api/user/api-keys', { key: user.key, headers, body });
+      assert.equal(first.statusCode, 201, first.body);
+      // As an upgrade finds it: the hash of the method, URL and body as it was sent.
+      await ctx.app.services.db
+        .updateTable('idempotency_keys')
+        .set({ request_hash: sha256Hex(`POST /api/user/api-keys\n${body}`) })
+        .where('idempotency_key', '=', key)
+        .execute();
+      const retry = await call(ctx.app, 'POST', '/api/user/api-keys', { key: user.key, headers, body });
+      assert.equal(retry.statusCode, 201, retry.body);
+      assert.equal(retry.headers['idempotent-replayed'], 'true');
+      const other = await call(ctx.app, 'POST', '/api/user/api-keys', {
+        key: user.key,
+        headers,
+        body: '{"name":"legacy2","permissions":["read"]}',
+      });
+      assertProblem(other, 422);
     });
 
     test('a request that failed validation is not stored under its Idempotency-Key', async () => {
