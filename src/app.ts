@@ -42,6 +42,7 @@ import { idempotencyPlugin } from './platform/idempotency.ts';
 import { requestId } from './platform/ids.ts';
 import { declareNoInput, guardInput, registerJsonBodies } from './platform/input.ts';
 import { registerLeaseMetrics } from './platform/leases.ts';
+import { redactUrl } from './platform/log-redaction.ts';
 import { outageLogHook } from './platform/log-throttle.ts';
 import { registerMetrics } from './platform/metrics.ts';
 import { decorateRouteSchema, registerOpenApi } from './platform/openapi.ts';
@@ -107,7 +108,7 @@ export function loggerOptions(config: Config, now: () => number = Date.now): Fas
       // Never log headers, and never the live stream's `token` query value.
       req: (req: { method: string; url: string; ip?: string }) => ({
         method: req.method,
-        url: req.url.replace(/([?&](?:token|api_key|code|state)=)[^&]*/gi, '$1[redacted]'),
+        url: redactUrl(req.url),
         remoteAddress: req.ip,
       }),
     },

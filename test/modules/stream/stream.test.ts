@@ -181,7 +181,14 @@ describe('GET /ws/trends-live', () => {
     assert.match(logged.url, /token=\[redacted\]/);
     const upstream = serializer({ method: 'GET', url: `/ws/trends?trends=ai&token=${scale.key}`, ip: '1' });
     assert.equal(upstream.url, '/ws/trends?trends=ai&token=[redacted]');
+    // The server reads a percent-encoded name as `token`: the log must hide it too.
+    const encoded = await connect(`${baseUrl(ctx)}/ws/trends-live?tok%65n=${scale.key}`);
+    clients.push(encoded);
+    assert.equal(encoded.ws.readyState, WebSocket.OPEN);
+    const spelled = serializer({ method: 'GET', url: `/ws/trends-live?tok%65n=${scale.key}`, ip: '1' });
+    assert.equal(spelled.url, '/ws/trends-live?tok%65n=[redacted]');
     c.ws.close();
+    encoded.ws.close();
   });
 
   test('a scale client gets trend.alert.created for its trends within 1 s of the ingest, nothing else', async () => {
