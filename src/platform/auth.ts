@@ -82,7 +82,7 @@ declare module 'fastify' {
      * With `burst`, the call also takes one from the key's per-second burst limit first (429 `rate_limited`,
      * nothing charged): for calls beyond the first in one gateway request, which the request's own check covers.
      */
-    meterCall(principal: Principal, options?: { burst?: boolean }): MaybePromise<void>;
+    meterCall(principal: Principal, options?: { burst?: boolean }): MaybePromise<QuotaHeaders | null>;
     /**
      * Checks a long-lived request's key again (a live-stream connection): null while the key, the account,
      * the permission and the plan's entitlement still admit it, else the problem's code (`api_key_revoked`,
@@ -174,6 +174,13 @@ function conflictingKeys(request: FastifyRequest, bearer: string): boolean {
     apiKey.trim() !== '' &&
     apiKey.trim() !== bearer
   );
+}
+
+/** The daily quota's rate-limit headers as a metered call leaves them. */
+export interface QuotaHeaders {
+  'X-RateLimit-Limit': number;
+  'X-RateLimit-Remaining': number;
+  'X-RateLimit-Reset': number;
 }
 
 function setLimitHeaders(
@@ -344,26 +351,36 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthOptions) 
     else if (typeof from.headers['x-api-key'] === 'string') headers['x-api-key'] = from.headers['x-api-key'];
     return headers;
   });
-  app.decorate('meterCall', (principal: Principal, options: { burst?: boolean } = {}): MaybePromise<void> => {
-    const now = clock.now();
-    const plan = plans[principal.plan];
-    const { date, midnight } = day.at(now);
-    const burst = options.burst ? limits.consumeBurst(principal.keyId, plan.burst_per_second, now) : null;
-    return then(burst, (burstState) => {
-      if (burstState && !burstState.allowed) {
-        throw tooMany(
-          'rate_limited',
-          `This key is limited to ${plan.burst_per_second} requests per second.`,
-          burstState,
-          now,
-        );
-      }
-      return then(limits.consumeQuota(principal.userId, date, plan.daily_quota), (result) => {
-        if (!result.allowed) throw quotaExceeded(principal, plan.daily_quota, midnight, now);
-        usage.record(principal.userId, date);
+  app.decorate(
+    'meterCall',
+    (principal: Principal, options: { burst?: boolean } = {}): MaybePromise<QuotaHeaders | null> => {
+      const now = clock.now();
+      const plan = plans[principal.plan];
+      const { date, midnight } = day.at(now);
+      const burst = options.burst ? limits.consumeBurst(principal.keyId, plan.burst_per_second, now) : null;
+      return then(burst, (burstState) => {
+        if (burstState && !burstState.allowed) {
+          throw tooMany(
+            'rate_limited',
+            `This key is limited to ${plan.burst_per_second} requests per second.`,
+            burstState,
+            now,
+          );
+        }
+        return then(limits.consumeQuota(principal.userId, date, plan.daily_quota), (result) => {
+          if (!result.allowed) throw quotaExceeded(principal, plan.daily_quota, midnight, now);
+          usage.record(principal.userId, date);
+          // The daily quota's headers after this call, for the gateway's answer (none without a quota).
+          if (plan.daily_quota === null) return null;
+          return {
+            'X-RateLimit-Limit': plan.daily_quota,
+            'X-RateLimit-Remaining': Math.max(0, plan.daily_quota - result.count),
+            'X-RateLimit-Reset': Math.ceil(midnight / 1000),
+          };
+        });
       });
-    });
-  });
+    },
+  );
 
   app.decorate(
     'recheckAccess',

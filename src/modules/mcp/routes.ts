@@ -14,7 +14,7 @@ import {
   McpError,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import { requirePrincipal } from '../../platform/auth.ts';
 import { ApiError, problem } from '../../platform/errors.ts';
@@ -44,7 +44,7 @@ export async function mcpRoutes(
   app: App,
   { tools, version }: { tools: McpTools; version: string },
 ): Promise<void> {
-  function callerFor(request: FastifyRequest): Caller {
+  function callerFor(request: FastifyRequest, reply: FastifyReply): Caller {
     const principal = requirePrincipal(request);
     const headers = app.forwardHeaders(request);
     // The POST took one from the key's burst limit; each further call in a batch takes its own.
@@ -54,7 +54,11 @@ export async function mcpRoutes(
       permissions: principal.keyPermissions,
       meter: async () => {
         try {
-          await app.meterCall(principal, { burst: metered++ > 0 });
+          const headers = await app.meterCall(principal, { burst: metered++ > 0 });
+          // The answer is written after the calls: its quota headers say what they left.
+          if (headers && !reply.raw.headersSent) {
+            for (const [name, value] of Object.entries(headers)) reply.raw.setHeader(name, value);
+          }
         } catch (error) {
           if (!(error instanceof ApiError)) throw error;
           const retryAfter = error.extra.headers?.['Retry-After'];
@@ -171,7 +175,7 @@ export async function mcpRoutes(
           'The MCP endpoint needs `Accept: application/json, text/event-stream` (Streamable HTTP).',
         );
       }
-      const server = serverFor(callerFor(request));
+      const server = serverFor(callerFor(request, reply));
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
         enableJsonResponse: true,

@@ -155,7 +155,10 @@ export class McpTools {
         `MCP tool ${spec.name} wraps ${spec.route.method} ${spec.route.url}, which is no route.`,
       );
     const extra = spec.name === 'generate_ai_insight' ? GenerateWait : null;
-    return toolInputFromRoute(entry.schema, extra);
+    const input = toolInputFromRoute(entry.schema, extra);
+    if (spec.required)
+      input.schema.required = [...new Set([...(input.schema.required ?? []), ...spec.required])];
+    return input;
   }
 
   list(): ToolListing[] {

@@ -12,6 +12,8 @@ export interface ToolSpec {
   name: string;
   title: string;
   description: string;
+  /** Arguments the tool requires beyond those its route's schema requires. */
+  required?: readonly string[];
   /** The route the tool wraps (`GET /api/trends/:trend_id`), or null for a composite answer. */
   route: { method: 'GET' | 'POST'; url: string } | null;
   annotations: ToolAnnotations;
@@ -92,10 +94,12 @@ export const TOOLS: readonly ToolSpec[] = [
     title: 'Autocomplete trend names',
     description: 'Trend names starting with the given text, most active first.',
     route: { method: 'GET', url: '/api/trends/autocomplete' },
+    // The route takes `query` or upstream's `q`, so its schema requires neither; the tool takes `query`.
+    required: ['query'],
     annotations: READ,
     summarize: (r) =>
       listOf(
-        rows(r.results).map((x) => `${x.name ?? x.title} (#${x.id})`),
+        rows(r.results).map((x) => `${x.name} (${x.category ?? 'no category'}, volume ${num(x.volume)})`),
         undefined,
         'names',
       ),

@@ -145,6 +145,7 @@ describe('MCP server at /mcp', () => {
       assert.equal(http.statusCode, 200, `${path}: ${http.body}`);
       assert.deepEqual(result.structuredContent, http.data, name);
       assert.ok(result.content[0]!.text!.length > 0, `${name} has a summary`);
+      assert.doesNotMatch(result.content[0]!.text!, /undefined|NaN/, `${name}: ${result.content[0]!.text}`);
     }
     const listed = await callTool(client, 'list_webhooks');
     assert.match(listed.content[0]!.text!, /127\.0\.0\.1:9\/hook/);
@@ -242,6 +243,9 @@ describe('MCP server at /mcp', () => {
         .requests_today;
     };
     const before = await counted();
+    const noQuery = await callTool(client, 'autocomplete_trends', {});
+    assert.equal(noQuery.structuredContent?.code, 'validation_failed');
+    assert.deepEqual(noQuery.structuredContent?.errors, [{ path: 'query', message: 'is required' }]);
     for (const args of [{}, { trend_id: null }]) {
       const res = await callTool(client, 'get_trend', args);
       assert.equal(res.isError, true, JSON.stringify(res));
@@ -404,6 +408,35 @@ describe('MCP server at /mcp', () => {
     await ctx.app.services.usage.flush();
     const report = await call(ctx.app, 'GET', '/api/user/api-usage', { key: user.key });
     assert.equal(report.data.summary.requests_today ?? report.data.daily_usage.at(-1).request_count, 100);
+  });
+
+  test('the answer’s X-RateLimit-Remaining counts the calls it carried', async () => {
+    const user = await createUser(ctx, 'developer', ['read']);
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-06-18',
+      authorization: `Bearer ${user.key}`,
+    };
+    const toolCall = (id: number) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'list_trends', arguments: { limit: 1 } },
+    });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify([toolCall(1), toolCall(2)]),
+    });
+    assert.equal(res.status, 200);
+    await res.text();
+    await ctx.app.services.usage.flush();
+    const used = (await call(ctx.app, 'GET', '/api/user/api-usage', { key: user.key })).data.summary
+      .requests_today;
+    assert.equal(used, 2);
+    assert.equal(res.headers.get('x-ratelimit-limit'), '100');
+    assert.equal(res.headers.get('x-ratelimit-remaining'), String(100 - used));
   });
 
   test('no key or a bad key is an HTTP 401 before any MCP message; GET is 405', async () => {
