@@ -9,6 +9,12 @@ interface SeriesPoint {
   value: number;
 }
 
+/** Width for a value axis: its longest tick label, plus the tick and the gap before the label (CSS px). */
+function valueAxisSize(_plot: uPlot, values: string[] | null): number {
+  const longest = Math.max(0, ...(values ?? []).map((v) => String(v).length));
+  return Math.max(50, longest * 8 + 20);
+}
+
 export function TimeChart({
   points,
   label,
@@ -37,6 +43,8 @@ export function TimeChart({
         series,
         cursor: { drag: { x: true, y: false } },
         scales: { x: { time: true } },
+        // The value axis as wide as its longest label ("25,000"): uPlot's fixed 50 px cut the first digits off.
+        axes: [{}, { size: valueAxisSize }],
       },
       data,
       el,
