@@ -177,7 +177,7 @@ function conflictingKeys(request: FastifyRequest, bearer: string): boolean {
 }
 
 /** The daily quota's rate-limit headers as a metered call leaves them. */
-export interface QuotaHeaders {
+interface QuotaHeaders {
   'X-RateLimit-Limit': number;
   'X-RateLimit-Remaining': number;
   'X-RateLimit-Reset': number;

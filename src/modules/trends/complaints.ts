@@ -417,15 +417,15 @@ export const SELF_CONTAINED_PHRASES: readonly (readonly [pattern: string, weight
     -2,
   ],
   [
-    'no|zero air|ac|heat|snack|snacks|drinks|bathroom|gate|plane|pilot|crew|seats|legroom|progress|idea|clue|options|luck|sign|word|confirmation|email|emails|notification|bag|bags|luggage|flights|meal|meals|blankets',
+    'no|zero air|ac|heat|snack|snacks|drinks|bathroom|gate|plane|pilot|crew|seats|legroom|progress|idea|clue|options|luck|sign|word|confirmation|email|emails|notification|bag|bags|luggage|flights|meal|meals|blankets|communication|update|updates|info|information|explanation|announcement|announcements',
     -2,
   ],
   [
-    'no one|body answers|answered|answering|responds|responded|responding|replies|replied|picks|picked|called|calls|cares|cared|showed|shows|helps|helped|knows|knew|came|comes|bothered|bothers|at|from|to|available|did|does|has|had|will|would|could|seems|seemed|ever|told|tells|contacted|explained|returned|turned|followed|checked|listened|listens',
+    'no one|body offered|offers|answers|answered|answering|responds|responded|responding|replies|replied|picks|picked|called|calls|cares|cared|showed|shows|helps|helped|knows|knew|came|comes|bothered|bothers|at|from|to|available|did|does|has|had|will|would|could|seems|seemed|ever|told|tells|contacted|explained|returned|turned|followed|checked|listened|listens',
     -2,
   ],
   [
-    'nobody answers|answered|answering|responds|responded|responding|replies|replied|picks|picked|called|calls|cares|cared|showed|shows|helps|helped|knows|knew|came|comes|bothered|bothers|at|from|to|available|did|does|has|had|will|would|could|seems|seemed|ever|told|tells|contacted|explained|returned|turned|followed|checked|listened|listens',
+    'nobody offered|offers|answers|answered|answering|responds|responded|responding|replies|replied|picks|picked|called|calls|cares|cared|showed|shows|helps|helped|knows|knew|came|comes|bothered|bothers|at|from|to|available|did|does|has|had|will|would|could|seems|seemed|ever|told|tells|contacted|explained|returned|turned|followed|checked|listened|listens',
     -2,
   ],
   ["haven't|havent|hasn't|hasnt|didn't|didnt|not|never heard|hear back", -2],
@@ -510,6 +510,17 @@ export const SELF_CONTAINED_PHRASES: readonly (readonly [pattern: string, weight
     -1.5,
   ],
   ['is anyone|anybody going|listening|working|home|there|even|actually|ever', -1.5],
+  // "anyone home?" asked of a company; "I pressed it and nothing happened"
+  ['anyone|anybody home', -1.5],
+  // paying for what did not come ("paid for priority boarding and boarded last. what am I paying for")
+  ['what am i paying for', -2],
+  ['what are we paying for', -2],
+  // not told of a change ("you moved my flight and didn't email me")
+  [
+    "didn't|didnt|never email|emailed|tell|told|inform|informed|notify|notified|warn|warned|text|texted|call|called me|us",
+    -1.8,
+  ],
+  ['nothing happened|happens|changed|changes', -1.5],
   [
     "still waiting|no|not|nothing|haven't|havent|hasn't|hasnt|didn't|didnt|don't|dont|doesn't|doesnt|can't|cant|cannot|broken|down|missing|stuck|delayed|unresolved|without|charged|unanswered|pending|nobody|late|lost|sitting|showing|shows|says|saying|here|having|getting|dealing",
     -2,
@@ -579,6 +590,9 @@ export const NARRATIVE_PHRASES: readonly string[] = [
   'take|took|takes|taking # minute|minutes|hour|hours|day|days|week|weeks|month|months',
   // what it cost the writer, or what they got instead
   'for weeks|months',
+  'for [the] [last|past] # minute|minutes|min|mins|hour|hours|hr|hrs|day|days|week|weeks|month|months',
+  '# times',
+  'twice',
   'been # minutes|hours|days|weeks|months',
   'first contacted|reported|called|emailed|wrote',
   // what should have happened, and what happened instead
@@ -586,6 +600,8 @@ export const NARRATIVE_PHRASES: readonly string[] = [
   "should have|should've arrived|been|come|landed|left|called",
   'only to be|find|discover|hear|learn|get',
   'turns|turned out',
+  'found|find out at|from|when|today|by|after|on',
+  'even after',
   'apparently',
   'would|will call|ring|phone|email|text me|us back',
   'would|will get back to me|us',
@@ -719,6 +735,8 @@ const STRONG_PHRASE = -1.5;
 /** A VADER word at or below this valence (not negated) makes a text a complaint. */
 const NEGATIVE_WORD = -1.5;
 const SARCASM_REACH = 5;
+/** At most this many other words beside a praise word make a short verdict clause ("great packaging"). */
+const SHORT_VERDICT = 2;
 const NEGATION_REACH = 3;
 const HYPOTHETICAL_REACH = 4;
 const GRATITUDE_REACH = 3;
@@ -1289,16 +1307,54 @@ function filler(t: Tokens, k: number): boolean {
  * word standing as a clause of its own (with fillers and handles only) with no contrast word between it and
  * some strong phrase ("Delayed again. Great." but not "Delayed, but the crew were kind. Great job.").
  */
-function sarcastic(t: Tokens, at: number, strong: readonly number[]): boolean {
+function sarcastic(
+  t: Tokens,
+  at: number,
+  strong: readonly number[],
+  strongWords: readonly number[],
+): boolean {
   for (const s of strong) {
     if (s > at && s <= at + SARCASM_REACH && t.clause[s] === t.clause[at] && !contrastBetween(t, at, s)) {
       return true;
     }
   }
+  if (thanksForHarm(t, at)) return true;
   const c = t.clause[at];
-  for (let k = at - 1; k >= 0 && t.clause[k] === c; k--) if (!filler(t, k)) return false;
-  for (let k = at + 1; k < t.length && t.clause[k] === c; k++) if (!filler(t, k)) return false;
-  for (const s of strong) if (!contrastBetween(t, at, s)) return true;
+  let others = 0;
+  let contrast = false;
+  for (let k = at - 1; k >= 0 && t.clause[k] === c; k--) {
+    if (!filler(t, k)) others++;
+    if ((flagsAt(t, k) & F_CONTRAST) !== 0) contrast = true;
+  }
+  for (let k = at + 1; k < t.length && t.clause[k] === c; k++) {
+    if (!filler(t, k)) others++;
+    if ((flagsAt(t, k) & F_CONTRAST) !== 0) contrast = true;
+  }
+  if (others === 0) {
+    for (const s of strong) if (!contrastBetween(t, at, s)) return true;
+    return false;
+  }
+  // A short verdict after the complaint, in a clause of its own ("Box arrived crushed. Great packaging 👏",
+  // "lost my bag. really appreciate it"): praise of what just failed. A clause with a contrast word ("Great
+  // crew though") or more to say is the writer's praise.
+  if (others > SHORT_VERDICT || contrast) return false;
+  for (const s of [...strong, ...strongWords]) {
+    if (s < at && t.clause[s] !== c && !contrastBetween(t, at, s)) return true;
+  }
+  return false;
+}
+
+/**
+ * Thanks for a harm: "thanks for losing my bag", "thank you for wasting my time". The word after "for" (within
+ * the clause) has a negative valence.
+ */
+function thanksForHarm(t: Tokens, at: number): boolean {
+  if ((flagsAt(t, at) & F_GRATITUDE) === 0) return false;
+  for (let k = at + 1; k < t.length && k <= at + GRATITUDE_REACH && t.clause[k] === t.clause[at]; k++) {
+    if ((flagsAt(t, k) & F_FOR) === 0) continue;
+    const next = k + 1;
+    return next < t.length && t.clause[next] === t.clause[at] && (t.infos[next]?.valence ?? 0) < 0;
+  }
   return false;
 }
 
@@ -1459,6 +1515,8 @@ function read(text: string, matches: ComplaintMatch[] | null, tokens?: Tokens): 
   let consumed: Uint8Array | null = null;
   /** Starts of strong phrase matches, ascending. */
   const strong: number[] = [];
+  /** Strong negative words read as complaint evidence (outside phrases), ascending. */
+  const strongWords: number[] = [];
   let request = t.questions > 0;
   /** Whether the layer read anything in the text (a phrase, a hashtag, a corrected word), even at weight 0. */
   let matched = false;
@@ -1617,6 +1675,7 @@ function read(text: string, matches: ComplaintMatch[] | null, tokens?: Tokens): 
       matched = true;
     } else {
       complaint = true;
+      strongWords.push(k);
       if (k > lastEvidence) lastEvidence = k;
       if (BY_SENTENCE !== null) BY_SENTENCE.strongWord[BY_SENTENCE.of[k]!] = 1;
     }
@@ -1665,7 +1724,7 @@ function read(text: string, matches: ComplaintMatch[] | null, tokens?: Tokens): 
     const before = delta;
     if ((f & (F_REQUEST | F_DESK)) !== 0) delta -= applied(t, k);
     else if ((!complaint && !request) || k >= settled) continue;
-    else if ((f & F_SARCASM) !== 0 && complaint && sarcastic(t, k, strong))
+    else if ((f & F_SARCASM) !== 0 && complaint && sarcastic(t, k, strong, strongWords))
       delta += (N_SCALAR - 1) * applied(t, k);
     else if ((f & F_SERVICE) !== 0) delta -= applied(t, k);
     else if ((f & F_GRATITUDE) !== 0 && !forFollows(t, k)) delta -= applied(t, k);

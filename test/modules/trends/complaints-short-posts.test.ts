@@ -1,4 +1,4 @@
-// The complaint layer's rules for short social posts to a company (crestwatch-metrics/5, /6 and /8): waiting and
+// The complaint layer's rules for short social posts to a company (crestwatch-metrics/5, /6, /8, /9 and /10): waiting and
 // durations, chasing and doubting questions, missing items, scare quotes, questions about a case, turns to
 // praise and praise idioms, contact and blocking. Each test fails without its rule.
 import assert from 'node:assert/strict';
@@ -175,5 +175,31 @@ describe('complaint layer: short posts', () => {
     positive('@Air the app let me check in and pick a seat in a minute, nice');
     // "didn't let me down" is left to VADER, which reads it as neither
     assert.ok(mentionScore("@Air you didn't let me down, landed early") > -0.05);
+  });
+
+  test('a short verdict after a complaint is sarcasm; a longer one, or one with a contrast word, is praise (version 10)', () => {
+    negative('@Shop parcel arrived smashed, glass everywhere. great packaging');
+    negative('@Air lost my bag again. really appreciate it');
+    positive('@Air flight was delayed 2 hours. The gate agent was great and found us all seats together');
+    assert.ok(mentionScore('@Air delayed 3 hours. great crew though') > -0.05);
+  });
+
+  test('thanks for a harm is sarcasm, thanks for a fix is gratitude (version 10)', () => {
+    negative('@Air thanks for losing my stroller');
+    negative('@Bank thank you for wasting my whole afternoon');
+    positive('@Air thanks for finding my bag so quickly');
+  });
+
+  test('durations and repetitions are narrative cues; silence and unannounced changes are complaints (version 10)', () => {
+    negative("@Shop my refund has been 'approved' for the past 3 weeks");
+    negative('@Telco emailed 4 times, the same reply every time');
+    negative('@Air zero communication at gate B4');
+    negative("@Telco you changed my plan and didn't tell me");
+    negative('@Air paid for extra legroom and got a middle seat. what am I paying for');
+    negative('@Hotel anyone home? third email this week');
+    negative('@Air pressed the call button, nothing happened');
+    // one cue alone is no complaint
+    neutral('@Air I have flown with you 3 times');
+    neutral('@Air will you tell me if the gate changes?');
   });
 });
