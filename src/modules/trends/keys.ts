@@ -335,6 +335,22 @@ export function containedNames(key: string): string[] {
   return out;
 }
 
+/**
+ * The words of `surface` that spell `name`, a name its key contains ("data center" in "data center servers",
+ * "Alaska Airlines" in "MAX Alaska Airlines"), as written; null when no run of its words normalises to it.
+ * A mention counted under the name is recorded in this form, so the name's title is never the longer phrase.
+ */
+export function surfaceOfName(surface: string, name: string): string | null {
+  const words = surface.trim().split(/\s+/);
+  for (let length = 1; length <= words.length; length++) {
+    for (let start = 0; start + length <= words.length; start++) {
+      const span = words.slice(start, start + length).join(' ');
+      if (normaliseKey(span) === name) return span;
+    }
+  }
+  return null;
+}
+
 /** A span can be a name only if it would be a key on its own (not stop-words only, not a stop phrase). */
 function isNameKey(span: string): boolean {
   return normaliseKey(span) === span;

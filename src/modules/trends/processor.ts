@@ -12,7 +12,7 @@ import type { SignalAnalysis } from './analysis.ts';
 import { categorise } from './categories.ts';
 import { type EvidenceBatch, EvidenceTracker, type EvidenceUnits, type SharedEvidence } from './evidence.ts';
 import { titleFrom, typeForTitle } from './extraction.ts';
-import { containedNames } from './keys.ts';
+import { containedNames, surfaceOfName } from './keys.ts';
 import { HOUR_MS, METRIC_CONSTANTS } from './metrics.ts';
 import { InProcessNlp, type NlpPool } from './nlp-pool.ts';
 import type {
@@ -358,7 +358,8 @@ export class TrendProcessor {
       counted.clear();
       for (const candidate of candidates) {
         // A longer key counted under the name it contains; a signal mentions each trend once.
-        const key = names.get(candidate.key) ?? candidate.key;
+        const name = names.get(candidate.key);
+        const key = name ?? candidate.key;
         if (counted.has(key)) continue;
         counted.add(key);
         const evidence = this.evidence.admit(batch, key, hour, signal.author, fingerprint) ? 1 : 0;
@@ -378,7 +379,10 @@ export class TrendProcessor {
           byKey.set(key, acc);
         }
         if ((TYPE_RANK[candidate.type] ?? 0) > (TYPE_RANK[acc.type] ?? 0)) acc.type = candidate.type;
-        acc.surfaces.set(candidate.surface, (acc.surfaces.get(candidate.surface) ?? 0) + 1);
+        // Under a name it contains, the mention is recorded as the name's words ("data center" of "data center
+        // servers"): the longer phrase is another trend's title.
+        const surface = name === undefined ? candidate.surface : surfaceOfName(candidate.surface, name);
+        if (surface !== null) acc.surfaces.set(surface, (acc.surfaces.get(surface) ?? 0) + 1);
         if (acc.texts.length < SAMPLE_TEXTS) acc.texts.push(signal.text);
         const hint = signal.category_hint;
         if (hint && acc.hints.category.length + acc.hints.subreddit.length < SAMPLE_TEXTS) {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { EvidenceTracker, signalFingerprint, textFingerprint } from '../../../src/modules/trends/evidence.ts';
-import { containedNames } from '../../../src/modules/trends/keys.ts';
+import { containedNames, surfaceOfName } from '../../../src/modules/trends/keys.ts';
 
 describe('evidence weighting', () => {
   test('copies that differ in links, handles, counters, case and punctuation have one fingerprint', () => {
@@ -53,5 +53,12 @@ describe('names inside longer keys', () => {
     // Single words are not names inside a longer key, and `new` begins names.
     assert.deepEqual(containedNames('alaska airline'), []);
     assert.deepEqual(containedNames('new york'), []);
+  });
+
+  test('the words of a phrase that spell a name it contains, as written', () => {
+    assert.equal(surfaceOfName('data center servers', 'data center'), 'data center');
+    assert.equal(surfaceOfName('Boeing MAX Alaska Airlines', 'alaska airline'), 'Alaska Airlines');
+    assert.equal(surfaceOfName('#Bitcoin mining difficulty', 'bitcoin mining'), '#Bitcoin mining');
+    assert.equal(surfaceOfName('data center servers', 'cloud'), null);
   });
 });

@@ -203,6 +203,20 @@ describe('a name with a prefix joins its trend', () => {
       assert.equal(byKey.get('alaska airline'), 9, JSON.stringify(keys));
       assert.equal(byKey.has('boeing max alaska airline'), false, JSON.stringify(keys));
       assert.equal(byKey.has('max alaska airline'), false, JSON.stringify(keys));
+      // Counted under the name, a mention is recorded as the name's own words: the title stays the name, never
+      // the longer phrase (which may be another trend's title).
+      const trend = await ctx.app.services.db
+        .selectFrom('trends')
+        .select(['id', 'title'])
+        .where('key', '=', 'alaska airline')
+        .executeTakeFirstOrThrow();
+      assert.equal(trend.title, 'Alaska Airlines');
+      const forms = await ctx.app.services.db
+        .selectFrom('trend_surfaces')
+        .select('surface')
+        .where('trend_id', '=', trend.id)
+        .execute();
+      assert.deepEqual(forms.map((f) => f.surface).sort(), ['Alaska Airlines']);
     } finally {
       await ctx.close();
     }
