@@ -235,6 +235,8 @@ describe('the web dashboard in Chromium', () => {
   });
 
   test('trend rows update live from the stream', async () => {
+    const sockets: string[] = [];
+    page.on('websocket', (socket) => sockets.push(socket.url()));
     await page.getByRole('link', { name: 'Trends', exact: true }).click();
     await page.getByText('Live: rows update as new mentions arrive.').waitFor();
     const row = page.getByRole('row', { name: /Zenith Phone/ });
@@ -255,6 +257,10 @@ describe('the web dashboard in Chromium', () => {
     assert.ok(fresh.data.volume > before, `${fresh.data.volume} > ${before}`);
     // No reload: the new 24-hour volume arrives over the WebSocket.
     await row.locator('td').nth(1).getByText(String(fresh.data.volume), { exact: true }).waitFor();
+    // The page streams only the trends it shows, named in the `trends` filter.
+    const live = sockets.map((u) => new URL(u)).find((u) => u.pathname === '/ws/trends-live');
+    assert.ok(live, `a stream was opened: ${sockets.join(', ')}`);
+    assert.ok(live.searchParams.get('trends')?.split(',').includes('Zenith Phone'), live.search);
   });
 
   test('the alerts and recommendations pages show what there is and what to do next', async () => {

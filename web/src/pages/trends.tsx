@@ -149,9 +149,12 @@ export function TrendsPage() {
   useEffect(() => setRows(list.data?.trends ?? []), [list.data]);
   const sparks = useSparklines(rows.map((r) => r.id));
 
+  // The stream carries only the trends on this page (it is reopened with each new page of the list).
+  const shown = list.data?.trends.map((t) => t.title).join('\n');
   useEffect(() => {
     let close: () => void = () => undefined;
     let cancelled = false;
+    if (shown === undefined) return;
     Promise.all([api<Profile>('/api/user/profile'), api<Plan[]>('/api/plans')]).then(
       ([profile, plans]) => {
         if (cancelled) return;
@@ -160,6 +163,7 @@ export function TrendsPage() {
         close = openTrendStream(
           (update) => setRows((current) => applyUpdate(current, update, filters.period)),
           (open) => setLive(open ? 'on' : 'off'),
+          shown === '' ? [] : shown.split('\n'),
         );
       },
       () => undefined,
@@ -168,7 +172,7 @@ export function TrendsPage() {
       cancelled = true;
       close();
     };
-  }, [filters.period]);
+  }, [filters.period, shown]);
 
   const set = (name: keyof Filters) => (value: string) => setDraft((d) => ({ ...d, [name]: value }));
   const total = list.data?.total ?? 0;
