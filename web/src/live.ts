@@ -15,7 +15,7 @@ export interface TrendUpdate {
  * The `trends` filter for these trend names, when the stream can take them all (at most 50 names of at most
  * 100 characters, 2,000 in all, no commas); null otherwise (then every trend is streamed).
  */
-export function trendFilter(names: readonly string[]): string | null {
+function trendFilter(names: readonly string[]): string | null {
   if (names.length === 0 || names.length > 50) return null;
   if (names.some((n) => n.length > 100 || n.includes(','))) return null;
   const joined = names.join(',');
