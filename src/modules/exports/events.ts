@@ -4,7 +4,8 @@ export const EXPORT_RUN_FAILED = 'export.run.failed';
 
 export interface ExportRunEventData {
   user_id: number;
-  config_id: number;
+  /** Null when the configuration was deleted before the run ended. */
+  config_id: number | null;
   history_id: number;
   destination: string;
   row_count: number | null;

@@ -41,7 +41,20 @@ const DELETED_RUN = {
   next_attempt_at: null,
 } as const;
 
+/** The same end, as `finish` records it. */
+const DELETED_OUTCOME = {
+  status: 'failed',
+  file_url: null,
+  row_count: null,
+  error_message: DELETED_RUN.error_message,
+} as const;
+
 const EXPORT_RUN_JOB = 'export-run';
+/**
+ * A slot the scheduler (every minute, app.ts) first sees later than this was missed while the service was down;
+ * it is not made up. Two ticks' worth, so a tick held up by load still runs its slot.
+ */
+const MISSED_AFTER_MS = 2 * 60_000;
 /** Configurations per user. */
 const MAX_EXPORTS_PER_USER = 20;
 /** Attempts per run: the first and up to 7 retries, 30 s, 1, 2, 4, 8, 16 and 32 min apart (jittered). */
@@ -272,14 +285,19 @@ export class ExportsService {
    * ends when its attempt does.
    */
   async remove(userId: number, actor: Actor, id: number): Promise<void> {
-    await this.store.transaction(async (trx) => {
+    const now = this.deps.clock.now();
+    const closed = await this.store.transaction(async (trx) => {
       const owned = await this.store.findConfigForUser(userId, id, trx);
       if (!owned) throw notFound(`No export configuration has id ${id}.`);
-      await this.store.closeWaitingRuns(id, { ...DELETED_RUN, completed_at: this.deps.clock.now() }, trx);
+      const waiting = await this.store.closeWaitingRuns(id, { ...DELETED_RUN, completed_at: now }, trx);
+      // Each ends as a failed run does: the feed says so (export.run.failed).
+      for (const run of waiting) await this.recordEnd(trx, run, DELETED_OUTCOME, now);
       const deleted = await this.store.deleteConfigForUser(userId, id, trx);
       if (!deleted) throw notFound(`No export configuration has id ${id}.`);
       await this.deps.audit.record(userId, actor, 'export.deleted', 'export', id, 'deleted', trx);
+      return waiting.length;
     });
+    if (closed > 0) this.deps.poke();
   }
 
   /** `POST …/configurations/{id}/run-now`: queues a run at once. */
@@ -329,6 +347,8 @@ export class ExportsService {
     for (;;) {
       const due = await this.store.dueConfigs(now, SCHEDULER_BATCH);
       for (const config of due) {
+        // The slot passed while nothing was running (the scheduler looks every minute): it is skipped, not made up.
+        const missed = now - Number(config.next_run_at) > MISSED_AFTER_MS;
         const next = nextRunAt(
           config.schedule as RecurringSchedule,
           config.schedule_time,
@@ -338,6 +358,7 @@ export class ExportsService {
         const ran = await this.store.transaction(async (trx) => {
           if (!(await this.store.claimRun(Number(config.id), Number(config.next_run_at), next, trx)))
             return false;
+          if (missed) return false;
           if (await this.store.openRun(Number(config.id), trx)) return false;
           await this.queueRun(config, 'schedule', trx);
           return true;
@@ -384,7 +405,7 @@ export class ExportsService {
     if (!run || run.completed_at !== null) return;
     const config = run.config_id === null ? undefined : await this.store.findConfig(Number(run.config_id));
     if (!config) {
-      await this.store.updateOpenHistory(Number(run.id), { ...DELETED_RUN, completed_at: clock.now() });
+      await this.finish(run, DELETED_OUTCOME);
       return;
     }
     const startedAt = clock.now();
@@ -445,23 +466,34 @@ export class ExportsService {
         trx,
       );
       if (!ended) return false;
-      const type = outcome.status === 'succeeded' ? EXPORT_RUN_FINISHED : EXPORT_RUN_FAILED;
-      await this.deps.events.record(trx, {
-        id: `${type}:${id}:${outcome.status}:${now}`,
-        type,
-        occurred_at: now,
-        data: {
-          user_id: Number(run.user_id),
-          config_id: ms(run.config_id)!,
-          history_id: id,
-          destination: run.destination,
-          row_count: outcome.row_count,
-          error_message: outcome.error_message,
-        },
-      });
+      await this.recordEnd(trx, run, outcome, now);
       return true;
     });
     if (recorded) this.deps.poke();
+  }
+
+  /** The domain event of a run's end, in the transaction that ends it (the notification feed reads it). */
+  private async recordEnd(
+    trx: Transaction<Database>,
+    run: HistoryRow,
+    outcome: { status: 'succeeded' | 'failed'; row_count: number | null; error_message: string | null },
+    now: number,
+  ): Promise<void> {
+    const id = Number(run.id);
+    const type = outcome.status === 'succeeded' ? EXPORT_RUN_FINISHED : EXPORT_RUN_FAILED;
+    await this.deps.events.record(trx, {
+      id: `${type}:${id}:${outcome.status}:${now}`,
+      type,
+      occurred_at: now,
+      data: {
+        user_id: Number(run.user_id),
+        config_id: ms(run.config_id),
+        history_id: id,
+        destination: run.destination,
+        row_count: outcome.row_count,
+        error_message: outcome.error_message,
+      },
+    });
   }
 
   /** Builds the file and hands it to the destination. */

@@ -145,20 +145,34 @@ export class ExportsStore {
     return executor.selectFrom('export_history').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  /** Ends the runs of a configuration that are queued or waiting for a retry (not one running now). */
+  /**
+   * Ends the runs of a configuration that are queued or waiting for a retry (not one running now); returns them
+   * as they were before (call inside a transaction).
+   */
   async closeWaitingRuns(
     configId: number,
     patch: Updateable<ExportHistoryTable>,
     executor: Executor = this.db,
-  ): Promise<number> {
-    const result = await executor
-      .updateTable('export_history')
-      .set(patch)
+  ): Promise<HistoryRow[]> {
+    const waiting = await executor
+      .selectFrom('export_history')
+      .selectAll()
       .where('config_id', '=', configId)
       .where('completed_at', 'is', null)
       .where('status', '!=', 'running')
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows);
+      .execute();
+    if (waiting.length === 0) return [];
+    await executor
+      .updateTable('export_history')
+      .set(patch)
+      .where(
+        'id',
+        'in',
+        waiting.map((run) => run.id),
+      )
+      .where('completed_at', 'is', null)
+      .execute();
+    return waiting;
   }
 
   /** Changes a run that is not over yet; false when it already ended (nothing is changed). */

@@ -149,13 +149,15 @@ export function exportNotice(event: EventOf<ExportEvents>): Notice {
   const d = event.data;
   const failed = event.type === EXPORT_RUN_FAILED;
   const rows = d.row_count === null ? 'its rows' : `${d.row_count} row${d.row_count === 1 ? '' : 's'}`;
+  const config =
+    d.config_id === null ? 'A deleted export configuration' : `Export configuration ${d.config_id}`;
   return {
     type: failed ? NOTICE_TYPES.exportFailed : NOTICE_TYPES.exportFinished,
     title: failed ? `Export to ${d.destination} failed` : `Export to ${d.destination} finished`,
     message: failed
-      ? `Export configuration ${d.config_id} could not deliver to ${d.destination}: ` +
+      ? `${config} could not deliver to ${d.destination}: ` +
         `${d.error_message ?? 'no reason was recorded'}. GET /api/user/export/history shows the run.`
-      : `Export configuration ${d.config_id} delivered ${rows} to ${d.destination}.`,
+      : `${config} delivered ${rows} to ${d.destination}.`,
     data: {
       config_id: d.config_id,
       history_id: d.history_id,

@@ -625,11 +625,19 @@ describe('runs', () => {
 
     const listed = (await api('GET', SETTINGS, user.key)).data.find((c: Json) => c.id === config.id);
     assert.equal(listed.next_run_at, '2026-11-22T10:30:00.000Z', 'the next run is tomorrow');
-    // Missed runs are not made up: three days later, one run.
-    clock.set('2026-11-25T11:00:00Z');
+    // A tick held up by a minute still runs its slot.
+    clock.set('2026-11-22T10:31:30Z');
     assert.equal(await ctx.app.services.dataExports.scheduleDue(), 1);
     await settle();
     assert.equal((await api('GET', `${HISTORY}?config_id=${config.id}`, user.key)).data.meta.total, 2);
+    // Missed runs are not made up: back three days later, half an hour after the slot, none runs now and the
+    // next one is tomorrow's.
+    clock.set('2026-11-25T11:00:00Z');
+    assert.equal(await ctx.app.services.dataExports.scheduleDue(), 0);
+    await settle();
+    assert.equal((await api('GET', `${HISTORY}?config_id=${config.id}`, user.key)).data.meta.total, 2);
+    const after = (await api('GET', SETTINGS, user.key)).data.find((c: Json) => c.id === config.id);
+    assert.equal(after.next_run_at, '2026-11-26T10:30:00.000Z');
     await api('DELETE', `${SETTINGS}/${config.id}`, user.key);
     clock.set(START);
   });
@@ -814,6 +822,8 @@ describe('runs', () => {
     assert.equal(closed.status, 'failed');
     assert.equal(closed.next_attempt_at, null);
     assert.notEqual(closed.completed_at, null);
+    // It ends as any failed run does: the feed gets export.run.failed (once, the job does not add another).
+    assert.deepEqual(await eventsFor(open), ['export.run.failed']);
     assertProblem(await api('DELETE', `${SETTINGS}/${config.id}`, user.key), 404);
     assertProblem(await api('POST', runNowPath(config.id), user.key), 404);
     clock.advance(HOUR);
@@ -825,6 +835,7 @@ describe('runs', () => {
     assert.equal(ended.status, 'failed');
     assert.equal(ended.error_message, 'The export configuration was deleted before this run finished.');
     assert.notEqual(ended.completed_at, null);
+    assert.deepEqual(await eventsFor(open), ['export.run.failed']);
     clock.set(START);
   });
 
