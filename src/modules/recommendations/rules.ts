@@ -599,7 +599,8 @@ function watch(c: TrendContext): Draft | null {
     parts: {
       why_now:
         `"${trend.title}" crossed velocity ${RULES.watchVelocity} (score ${trend.velocity_score}) with ` +
-        `${plural(trend.velocity_1h, 'mention')} in the last hour (${growthText(trend.growth)}); it is ${trend.lifecycle_stage}.`,
+        `${plural(trend.velocity_1h, 'mention')} in the last hour, ${trend.volume} in 24 hours ` +
+        `(${growthText(trend.growth)}); it is ${trend.lifecycle_stage}.`,
       evidence: trendEvidence(trend, c.trendLink),
       checks: trendChecks(c),
       freshness_weight: 15,

@@ -142,6 +142,11 @@ describe('trend rules', () => {
       watch.map((d) => [d.type, d.priority, d.trigger_level]),
       [['monitoring', 'low', 50]],
     );
+    // Each figure with its own window: the growth compares 24 hours with the 24 before, not the last hour.
+    assert.match(
+      watch[0]!.parts.why_now,
+      /100 mentions in the last hour, 330 in 24 hours \(\+37\.5 % against the previous 24 hours\)/,
+    );
     assert.deepEqual(
       generate(input({ trends: [trend({ velocity_score: 74.99 })] })).map((d) => d.type),
       ['monitoring'],
