@@ -4,7 +4,7 @@
 import websocket from '@fastify/websocket';
 import type { FastifyRequest } from 'fastify';
 import { requirePrincipal } from '../../platform/auth.ts';
-import { ApiError, badRequest } from '../../platform/errors.ts';
+import { ApiError, badRequest, unauthorized } from '../../platform/errors.ts';
 import type { App } from '../../platform/http.ts';
 import { parseTrendFilter, type StreamHub } from './hub.ts';
 
@@ -15,15 +15,27 @@ const STREAM_PATHS = ['/ws/trends-live', '/ws/trends'];
 const STREAM_PARAMETERS = new Set(['token', 'trends']);
 
 /** Browsers cannot set headers on a WebSocket: they may send the key as `?token=` (never logged). */
-function tokenAsHeader(request: FastifyRequest, _reply: unknown, done: () => void): void {
+function tokenAsHeader(request: FastifyRequest, _reply: unknown, done: (error?: Error) => void): void {
   const token = (request.query as { token?: unknown } | undefined)?.token;
-  if (
-    typeof token === 'string' &&
-    token.length > 0 &&
-    request.headers.authorization === undefined &&
-    request.headers['x-api-key'] === undefined
-  ) {
+  if (typeof token !== 'string' || token.length === 0) return done();
+  const authorization = request.headers.authorization;
+  const apiKey = request.headers['x-api-key'];
+  if (authorization === undefined && apiKey === undefined) {
     request.headers.authorization = `Bearer ${token}`;
+    return done();
+  }
+  // A key in a header too: it must be the same key, as with the two headers (never a silent choice).
+  const headerKey =
+    typeof authorization === 'string'
+      ? authorization.replace(/^Bearer\s+/i, '').trim()
+      : String(apiKey).trim();
+  if (headerKey !== token.trim()) {
+    return done(
+      unauthorized(
+        'The token query parameter and the key header carry different keys; send one key (the same key in both is fine).',
+        'conflicting_api_keys',
+      ),
+    );
   }
   done();
 }

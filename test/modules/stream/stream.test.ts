@@ -189,6 +189,22 @@ describe('GET /ws/trends-live', () => {
     assert.equal(spelled.url, '/ws/trends-live?tok%65n=[redacted]');
     c.ws.close();
     encoded.ws.close();
+    // A token beside a header carrying another key is refused, as two different key headers are.
+    const other = await createUser(ctx, 'scale', ['read']);
+    const conflict = await connect(`${baseUrl(ctx)}/ws/trends-live?token=${scale.key}`, {
+      'x-api-key': other.key,
+    }).then(
+      () => null,
+      (error: { status?: number; body?: string }) => error,
+    );
+    assert.equal(conflict?.status, 401);
+    assert.match(String(conflict?.body), /conflicting_api_keys/);
+    const same = await connect(`${baseUrl(ctx)}/ws/trends-live?token=${scale.key}`, {
+      authorization: `Bearer ${scale.key}`,
+    });
+    clients.push(same);
+    assert.equal(same.ws.readyState, WebSocket.OPEN);
+    same.ws.close();
   });
 
   test('a scale client gets trend.alert.created for its trends within 1 s of the ingest, nothing else', async () => {
