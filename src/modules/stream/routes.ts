@@ -17,27 +17,28 @@ const STREAM_PARAMETERS = new Set(['token', 'trends']);
 /** Browsers cannot set headers on a WebSocket: they may send the key as `?token=` (never logged). */
 function tokenAsHeader(request: FastifyRequest, _reply: unknown, done: (error?: Error) => void): void {
   const token = (request.query as { token?: unknown } | undefined)?.token;
-  if (typeof token !== 'string' || token.length === 0) return done();
   const authorization = request.headers.authorization;
   const apiKey = request.headers['x-api-key'];
-  if (authorization === undefined && apiKey === undefined) {
+  if (typeof token !== 'string' || token.length === 0) {
+    done();
+  } else if (authorization === undefined && apiKey === undefined) {
     request.headers.authorization = `Bearer ${token}`;
-    return done();
-  }
-  // A key in a header too: it must be the same key, as with the two headers (never a silent choice).
-  const headerKey =
-    typeof authorization === 'string'
-      ? authorization.replace(/^Bearer\s+/i, '').trim()
-      : String(apiKey).trim();
-  if (headerKey !== token.trim()) {
-    return done(
-      unauthorized(
-        'The token query parameter and the key header carry different keys; send one key (the same key in both is fine).',
-        'conflicting_api_keys',
-      ),
+    done();
+  } else {
+    // A key in a header too: it must be the same key, as with the two headers (never a silent choice).
+    const headerKey =
+      typeof authorization === 'string'
+        ? authorization.replace(/^Bearer\s+/i, '').trim()
+        : String(apiKey).trim();
+    done(
+      headerKey === token.trim()
+        ? undefined
+        : unauthorized(
+            'The token query parameter and the key header carry different keys; send one key (the same key in both is fine).',
+            'conflicting_api_keys',
+          ),
     );
   }
-  done();
 }
 
 export async function streamRoutes(app: App, { hub }: { hub: StreamHub }): Promise<void> {

@@ -735,6 +735,8 @@ const STRONG_PHRASE = -1.5;
 /** A VADER word at or below this valence (not negated) makes a text a complaint. */
 const NEGATIVE_WORD = -1.5;
 const SARCASM_REACH = 5;
+/** Positive words below this valence are mild: in an information question they name, not praise. */
+const MILD_PRAISE = 1.5;
 /** At most this many other words beside a praise word make a short verdict clause ("great packaging"). */
 const SHORT_VERDICT = 2;
 const NEGATION_REACH = 3;
@@ -1645,6 +1647,29 @@ function read(text: string, matches: ComplaintMatch[] | null, tokens?: Tokens): 
       if (!flaggedBefore(t, k, HYPOTHETICAL_REACH, F_HYPOTHETICAL) && (v <= NEGATIVE_WORD || !asking(t, k)))
         continue;
       // Not negated (checked above), so VADER applied v with the "but" factor only.
+      const removed = v * butFactor(t, k);
+      delta -= removed;
+      credit(k, -removed);
+      consumed ??= new Uint8Array(n);
+      consumed[k] = 1;
+      matched = true;
+    }
+  }
+
+  // A mild positive word in an information question names what is asked about, not praise ("is there a way to
+  // join the standby list?", "do gift cards expire?", "does flight 112 have entertainment?"): no VADER
+  // valence (version 10). Strong praise stays ("is the new lounge nice?" is left to VADER), and so do the words
+  // the courtesy rules read.
+  if (t.questions > 0) {
+    for (let k = 0; k < n; k++) {
+      if (t.clauseEnd[t.clause[k]!] !== C_QUESTION) continue;
+      // The text is read: a plain question scores as VADER reads it, not averaged with a second lexicon.
+      if ((k === 0 || t.clause[k - 1] !== t.clause[k]) && asking(t, k)) matched = true;
+      if (consumed?.[k] === 1 || t.hashtag[k]) continue;
+      const i = t.infos[k];
+      const v = i?.valence ?? lexiconValence(t.words[k]!);
+      if (v <= 0 || v >= MILD_PRAISE || ((i?.flags ?? 0) & CORRECTED) !== 0 || vaderNegated(t, k)) continue;
+      if (!asking(t, k)) continue;
       const removed = v * butFactor(t, k);
       delta -= removed;
       credit(k, -removed);

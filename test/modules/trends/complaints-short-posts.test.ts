@@ -202,4 +202,13 @@ describe('complaint layer: short posts', () => {
     neutral('@Air I have flown with you 3 times');
     neutral('@Air will you tell me if the gate changes?');
   });
+
+  test('a mild positive word in an information question is what is asked about, not praise (version 10)', () => {
+    neutral('@Air is there a way to join the waiting list from the app?');
+    neutral('@Bank can I join the rewards program online?');
+    neutral('@Hotel is late checkout possible for loyalty members?');
+    // strong praise, and a question that is not an information question, stay VADER's
+    positive('@Air is the new lounge at JFK amazing?');
+    positive('@Air I love the new lounge, is it open on Sundays?');
+  });
 });
