@@ -7,10 +7,10 @@ import { ApiError, badRequest } from './errors.ts';
 declare module 'fastify' {
   interface FastifyContextConfig {
     /**
-     * The route validates the items of its body one by one: a NUL in an item refuses that item (the handler
-     * checks when `request.bodyHasNul`), not the whole request.
+     * The body field holding items the route validates one by one: a NUL in an item refuses that item (the
+     * handler checks when `request.bodyHasNul`), not the whole request. A NUL elsewhere is a 400 as usual.
      */
-    nulRejectsItem?: boolean;
+    nulRejectsItem?: string;
   }
   interface FastifyRequest {
     /** The body held a NUL and the route (`config.nulRejectsItem`) refuses the items that hold one. */
@@ -157,11 +157,16 @@ export function registerJsonBodies(app: FastifyInstance): void {
       // so a body without that escape is not searched. A route that validates items one by one
       // (`config.nulRejectsItem`) refuses only the items holding one.
       if (text.includes('\\u0000')) {
-        if (req.routeOptions.config.nulRejectsItem) req.bodyHasNul = true;
-        else {
-          const at = nulPath(value, 'body');
-          if (at !== null) return done(nulRefused(at), undefined);
-        }
+        const field = req.routeOptions.config.nulRejectsItem;
+        const items =
+          field && typeof value === 'object' && value !== null
+            ? (value as Record<string, unknown>)[field]
+            : undefined;
+        // Outside the items (a top-level field, or its name) a NUL is refused as on every route.
+        const outside = Array.isArray(items) ? { ...(value as object), [field!]: [] } : value;
+        const at = nulPath(outside, 'body');
+        if (at !== null) return done(nulRefused(at), undefined);
+        if (Array.isArray(items)) req.bodyHasNul = true;
       }
       done(null, value);
     } catch (error) {

@@ -139,9 +139,19 @@ export function declareQueryAliases(route: RouteOptions): void {
   }
   if (page && !('page' in querystring.properties)) added.page = { ...PAGE };
   if (Object.keys(added).length === 0) return;
+  const paging: Paging = {
+    // A route may cap its page size rather than refuse a larger one (`x-page-size-cap`): a page has that many.
+    sizeCap: Number(querystring.properties.limit?.['x-page-size-cap'] ?? Number.POSITIVE_INFINITY),
+    maxOffset: Number(querystring.properties.offset?.maximum ?? Number.MAX_SAFE_INTEGER),
+  };
   schema!.querystring = { ...querystring, properties: { ...querystring.properties, ...added } };
   route.preValidation = [...asArray(route.preValidation), refuseDisagreeingAliases(aliases)];
-  route.preHandler = [foldQueryAliases(aliases), ...asArray(route.preHandler)];
+  route.preHandler = [foldQueryAliases(aliases, paging), ...asArray(route.preHandler)];
+}
+
+interface Paging {
+  sizeCap: number;
+  maxOffset: number;
 }
 
 type Hook = (request: FastifyRequest, reply: unknown, done: (error?: Error) => void) => void;
@@ -164,7 +174,7 @@ const refuseDisagreeingAliases =
 
 /** After validation: upstream's names become ours (overriding a default), `page` becomes `offset`. */
 const foldQueryAliases =
-  (aliases: [string, string][]): Hook =>
+  (aliases: [string, string][], paging: Paging): Hook =>
   (request, _reply, done) => {
     const query = request.query as Query;
     for (const [theirs, ours] of aliases) {
@@ -175,12 +185,21 @@ const foldQueryAliases =
     if (query.page !== undefined) {
       const raw = new URLSearchParams(request.url.split('?')[1] ?? '');
       try {
-        query.offset = pageOffset({
+        const size = Math.min((query.limit as number | undefined) ?? 20, paging.sizeCap);
+        const offset = pageOffset({
           page: query.page as number,
           // Only an offset the client sent can disagree with its page (not the schema's default of 0).
           offset: raw.has('offset') ? (query.offset as number) : undefined,
-          limit: (query.limit as number | undefined) ?? 20,
+          limit: size,
         });
+        if (offset !== undefined && offset > paging.maxOffset) {
+          throw badRequest(
+            `query.page=${query.page} of ${size} items starts at offset ${offset}, past the last one this route ` +
+              `pages to (${paging.maxOffset}).`,
+            'query.page',
+          );
+        }
+        query.offset = offset;
       } catch (error) {
         done(error as Error);
         return;

@@ -92,4 +92,19 @@ describe('upstream query names are one table, taken by every route', () => {
     const overDefault = await call(ctx.app, 'GET', '/api/intelligence/crisis-events?timeRange=7d', { key });
     assert.equal(overDefault.statusCode, 200, overDefault.body);
   });
+
+  test('page follows a route’s page-size cap; a page past the last is a 400 naming it, never a 500', async () => {
+    const get = (url: string) => call(ctx.app, 'GET', url, { key });
+    // Recommendations cap a larger limit at 100 items a page: page 2 starts at item 100.
+    const second = await get('/api/intelligence/recommendations?page=2&limit=1000');
+    assert.equal(second.statusCode, 200, second.body);
+    assert.equal(second.data.meta.offset, 100);
+    // The case that was a 500: an uncapped limit times the page overflowed SQLite's integer.
+    const huge = await get(`/api/intelligence/recommendations?page=1100&limit=${Number.MAX_SAFE_INTEGER}`);
+    assert.equal(huge.statusCode, 200, huge.body);
+    assert.equal(huge.data.meta.offset, 109_900);
+    const tooFar = await get('/api/intelligence/recommendations?page=10000001');
+    assertProblem(tooFar, 400);
+    assert.equal(tooFar.data.errors[0].path, 'query.page');
+  });
 });

@@ -152,6 +152,7 @@ export const RecommendationListQuery = StrictObject({
       maximum: Number.MAX_SAFE_INTEGER,
       default: 20,
       description: 'Page size; values above 100 are capped at 100 (as upstream does).',
+      'x-page-size-cap': 100,
     }),
   ),
   offset: Pagination.offset,

@@ -33,7 +33,7 @@ export async function signalRoutes(app: App, { signals, sources }: SignalRoutesO
   app.post(
     '/api/signals',
     {
-      config: { access: { permission: 'ingest' }, nulRejectsItem: true },
+      config: { access: { permission: 'ingest' }, nulRejectsItem: 'signals' },
       bodyLimit: TEN_MIB,
       // Item errors do not fail the batch: they are reported per item. Anything else is still a 400.
       attachValidation: true,

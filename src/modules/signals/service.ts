@@ -121,14 +121,15 @@ export class SignalsService {
     const seen = new Set<string>();
     let duplicatesInBatch = 0;
     items.forEach((item, index) => {
-      if (options.validated !== true && !validateItem(item)) {
-        const errors = fieldErrors(validateItem.errors ?? [], `signals[${index}]`);
-        rejected.push({ index, detail: errors.map((e) => `${e.path} ${e.message}`).join('; ') });
-        return;
-      }
+      // First, so a NUL in a field name is named escaped, not echoed by the schema's "not an accepted field".
       const nulAt = options.checkNul !== false ? nulPath(item, `signals[${index}]`) : null;
       if (nulAt !== null) {
         rejected.push({ index, detail: `${nulAt} must not contain NUL (\\u0000) characters` });
+        return;
+      }
+      if (options.validated !== true && !validateItem(item)) {
+        const errors = fieldErrors(validateItem.errors ?? [], `signals[${index}]`);
+        rejected.push({ index, detail: errors.map((e) => `${e.path} ${e.message}`).join('; ') });
         return;
       }
       const signal = item as SignalItem;

@@ -167,6 +167,25 @@ describe('POST /api/signals', () => {
     assert.equal(mixed.data.accepted, 0);
     assert.match(mixed.data.rejected[0].detail, /^signals\[0\]\.text must not contain NUL/);
     assert.match(mixed.data.rejected[1].detail, /external_id is required/);
+    // In a field name: named escaped, never echoed raw; outside the items, the whole request is refused.
+    const inName = await call(ctx.app, 'POST', '/api/signals', {
+      key: ingestKey,
+      body: JSON.stringify({ signals: [{ ...signal('n5'), 'x\u0000y': 1 }] }),
+      headers: { 'content-type': 'application/json' },
+    });
+    assert.equal(inName.statusCode, 202, inName.body);
+    assert.equal(
+      inName.data.rejected[0].detail,
+      'signals[0].x\\u0000y must not contain NUL (\\u0000) characters',
+    );
+    const topLevel = await call(ctx.app, 'POST', '/api/signals', {
+      key: ingestKey,
+      body: JSON.stringify({ signals: [signal('n6')], 'x\u0000': 1 }),
+      headers: { 'content-type': 'application/json' },
+    });
+    assertProblem(topLevel, 400);
+    assert.equal(topLevel.data.code, 'invalid_request');
+    assert.equal(topLevel.data.errors[0].path, 'body.x\\u0000');
   });
 
   test('batch-level mistakes answer 400: no array, empty, more than 1,000 items, unknown top-level field', async () => {
