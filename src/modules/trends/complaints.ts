@@ -1636,6 +1636,16 @@ function read(text: string, matches: ComplaintMatch[] | null, tokens?: Tokens): 
     }
   }
 
+  /** Takes the VADER valence `v` of the word at `k` out of the score (not negated: the "but" factor only). */
+  const dropValence = (k: number, v: number): void => {
+    const removed = v * butFactor(t, k);
+    delta -= removed;
+    credit(k, -removed);
+    consumed ??= new Uint8Array(n);
+    consumed[k] = 1;
+    matched = true;
+  };
+
   // A negative word in a question that asks about a case, not one that happened ("what happens if I miss my
   // first leg?", "what time do drivers stop delivering?"): no VADER valence, no complaint. In a conditional
   // clause any such word; in a plain information question only the milder ones (above NEGATIVE_WORD).
@@ -1647,12 +1657,7 @@ function read(text: string, matches: ComplaintMatch[] | null, tokens?: Tokens): 
       if (!flaggedBefore(t, k, HYPOTHETICAL_REACH, F_HYPOTHETICAL) && (v <= NEGATIVE_WORD || !asking(t, k)))
         continue;
       // Not negated (checked above), so VADER applied v with the "but" factor only.
-      const removed = v * butFactor(t, k);
-      delta -= removed;
-      credit(k, -removed);
-      consumed ??= new Uint8Array(n);
-      consumed[k] = 1;
-      matched = true;
+      dropValence(k, v);
     }
   }
 
@@ -1670,12 +1675,7 @@ function read(text: string, matches: ComplaintMatch[] | null, tokens?: Tokens): 
       const v = i?.valence ?? lexiconValence(t.words[k]!);
       if (v <= 0 || v >= MILD_PRAISE || ((i?.flags ?? 0) & CORRECTED) !== 0 || vaderNegated(t, k)) continue;
       if (!asking(t, k)) continue;
-      const removed = v * butFactor(t, k);
-      delta -= removed;
-      credit(k, -removed);
-      consumed ??= new Uint8Array(n);
-      consumed[k] = 1;
-      matched = true;
+      dropValence(k, v);
     }
   }
 
