@@ -2,10 +2,8 @@
  * Trend candidate extraction: one signal → the hashtags, keywords, named entities and key phrases it
  * mentions, each under a normalised key that groups spellings of the same thing across signals.
  */
-import { createRequire } from 'node:module';
-import type { Model } from 'wink-eng-lite-web-model';
-import type { WinkMethods } from 'wink-nlp';
 import { FUNCTION_WORDS, normaliseKey, STOPWORDS, wordList } from './keys.ts';
+import { loadTokenizer, tokenize } from './tokens.ts';
 
 export type CandidateType = 'hashtag' | 'entity' | 'keyword';
 
@@ -357,29 +355,14 @@ function caseOf(value: string): 'lower' | 'title' | 'upper' | 'mixed' {
 const SENTENCE_END: ReadonlySet<string> = new Set(['.', '!', '?', '…', '...', '?!', '!?', '!!', '??']);
 
 // ---------------------------------------------------------------------------------------------------------
-// NLP
-
-// Loaded on first use, not at import: importers that do not extract (the module's index, `titleFrom`'s
-// users) should not pay for the model (~0.3 s and tens of MB). Both packages are CommonJS.
-const requireCjs = createRequire(import.meta.url);
-let nlpInstance: WinkMethods | null = null;
-
-function nlp(): WinkMethods {
-  if (nlpInstance === null) {
-    const winkNLP = requireCjs('wink-nlp') as typeof import('wink-nlp').default;
-    const model = requireCjs('wink-eng-lite-web-model') as Model;
-    // Tokens only: values, types (word, number, punctuation, hashtag, URL, …) and spacing are read. Sentence
-    // boundaries, part-of-speech tags and entities cost more than the tokenizer itself; sentence ends are
-    // read from punctuation, word classes from capitals, word lists and suffixes (`wordClass`), and dates and
-    // amounts from DATE_WORDS and AMOUNT_WORDS.
-    nlpInstance = winkNLP(model, []);
-  }
-  return nlpInstance;
-}
+// Tokens: wink-nlp's (tokens.ts), values, types (word, number, punctuation, hashtag, URL, …) and spacing only.
+// Sentence boundaries, part-of-speech tags and entities cost more than the tokenizer itself; sentence ends are
+// read from punctuation, word classes from capitals, word lists and suffixes (`wordClass`), and dates and
+// amounts from DATE_WORDS and AMOUNT_WORDS.
 
 /** Loads the English model now (call at worker start so the first signal does not pay for it). */
 export function warmUp(): void {
-  nlp();
+  loadTokenizer();
 }
 
 interface Scored {
@@ -450,12 +433,9 @@ function analyse(
   entities: Map<string, Scored>,
   phrases: Map<string, Scored>,
 ): void {
-  const wink = nlp();
-  const its = wink.its;
-  const tokens = wink.readDoc(text.length > MAX_NLP_CHARS ? text.slice(0, MAX_NLP_CHARS) : text).tokens();
-  const values = tokens.out(its.value) as string[];
-  const types = tokens.out(its.type) as string[];
-  const spaces = tokens.out(its.precedingSpaces) as string[];
+  const { values, types, spaces } = tokenize(
+    text.length > MAX_NLP_CHARS ? text.slice(0, MAX_NLP_CHARS) : text,
+  );
   const n = values.length;
 
   const cls = new Uint8Array(n);
