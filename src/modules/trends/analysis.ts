@@ -1,29 +1,124 @@
-// The CPU-heavy part of turning a signal into trend mentions: candidate extraction (wink-nlp), VADER
+// The CPU-heavy part of turning signals into trend mentions: candidate extraction (wink-nlp's tokens), VADER
 // sentiment with the complaint layer (sentiment.ts mentionScore) and the text fingerprint evidence weighting
 // folds copy-paste with (evidence.ts). Pure, so it runs the same in the main thread and in worker threads
 // (nlp-pool.ts).
+//
+// A batch's result is a few arrays rather than an object per signal and candidate: it crosses between threads
+// as one structured clone, and each distinct key and surface form is one string however often the batch
+// mentions it, so the thread that writes the batch has little to unpack and little garbage to collect.
 import { signalFingerprint } from './evidence.ts';
-import { extractCandidates, type SignalText, type TrendCandidate } from './extraction.ts';
+import { type CandidateType, extractCandidates, type SignalText } from './extraction.ts';
 import { mentionScore } from './sentiment.ts';
 
-export interface SignalAnalysis {
-  candidates: TrendCandidate[];
-  /** mentionScore of title + text; 0 when the signal has no candidates (it is not needed then). */
-  score: number;
-  /** signalFingerprint of title + text (0 without candidates). */
-  fingerprint: number;
+/** Candidate types by their code in `BatchAnalysis.candidateTypes`. */
+export const CANDIDATE_TYPES: readonly CandidateType[] = ['hashtag', 'entity', 'keyword'];
+const TYPE_CODE: Record<CandidateType, number> = { hashtag: 0, entity: 1, keyword: 2 };
+
+/** The analysis of a batch of signals, in their order. */
+export interface BatchAnalysis {
+  /** The distinct candidate keys of the batch, in order of first mention. */
+  keys: string[];
+  /** The distinct surface forms, in order of first mention. */
+  surfaces: string[];
+  /** Signal i's candidates are those at [offsets[i], offsets[i + 1]). */
+  offsets: Uint32Array;
+  /** Per candidate: its key (index into `keys`), surface form (into `surfaces`) and type (CANDIDATE_TYPES). */
+  candidateKeys: Uint32Array;
+  candidateSurfaces: Uint32Array;
+  candidateTypes: Uint8Array;
+  /** Per signal: mentionScore of title + text (0 without candidates: it is not needed then). */
+  scores: Float64Array;
+  /** Per signal: signalFingerprint of title + text (0 without candidates). */
+  fingerprints: Uint32Array;
 }
 
-function analyseSignal(signal: SignalText): SignalAnalysis {
-  const candidates = extractCandidates(signal);
-  if (candidates.length === 0) return { candidates, score: 0, fingerprint: 0 };
-  return {
-    candidates,
-    score: mentionScore(signal.title ? `${signal.title}. ${signal.text}` : signal.text),
-    fingerprint: signalFingerprint(signal.text, signal.title),
-  };
+/** Builds a BatchAnalysis, interning keys and surface forms. */
+class AnalysisBuilder {
+  private readonly keyIndex = new Map<string, number>();
+  private readonly surfaceIndex = new Map<string, number>();
+  private readonly keys: string[] = [];
+  private readonly surfaces: string[] = [];
+  private readonly candidateKeys: number[] = [];
+  private readonly candidateSurfaces: number[] = [];
+  private readonly candidateTypes: number[] = [];
+  private readonly offsets: number[] = [0];
+  private readonly scores: number[] = [];
+  private readonly fingerprints: number[] = [];
+
+  private intern(value: string, index: Map<string, number>, list: string[]): number {
+    let at = index.get(value);
+    if (at === undefined) {
+      at = list.length;
+      list.push(value);
+      index.set(value, at);
+    }
+    return at;
+  }
+
+  candidate(key: string, surface: string, type: number): void {
+    this.candidateKeys.push(this.intern(key, this.keyIndex, this.keys));
+    this.candidateSurfaces.push(this.intern(surface, this.surfaceIndex, this.surfaces));
+    this.candidateTypes.push(type);
+  }
+
+  /** Ends a signal whose candidates were added. */
+  signal(score: number, fingerprint: number): void {
+    this.offsets.push(this.candidateKeys.length);
+    this.scores.push(score);
+    this.fingerprints.push(fingerprint);
+  }
+
+  build(): BatchAnalysis {
+    return {
+      keys: this.keys,
+      surfaces: this.surfaces,
+      offsets: Uint32Array.from(this.offsets),
+      candidateKeys: Uint32Array.from(this.candidateKeys),
+      candidateSurfaces: Uint32Array.from(this.candidateSurfaces),
+      candidateTypes: Uint8Array.from(this.candidateTypes),
+      scores: Float64Array.from(this.scores),
+      fingerprints: Uint32Array.from(this.fingerprints),
+    };
+  }
 }
 
-export function analyseBatch(signals: SignalText[]): SignalAnalysis[] {
-  return signals.map(analyseSignal);
+export function analyseBatch(signals: readonly SignalText[]): BatchAnalysis {
+  const out = new AnalysisBuilder();
+  for (const signal of signals) {
+    const candidates = extractCandidates(signal);
+    if (candidates.length === 0) {
+      out.signal(0, 0);
+      continue;
+    }
+    for (const c of candidates) out.candidate(c.key, c.surface, TYPE_CODE[c.type]);
+    out.signal(
+      mentionScore(signal.title ? `${signal.title}. ${signal.text}` : signal.text),
+      signalFingerprint(signal.text, signal.title),
+    );
+  }
+  return out.build();
+}
+
+/** The analyses of consecutive parts of a batch as one (what analyseBatch gives the whole batch). */
+export function joinAnalyses(parts: readonly BatchAnalysis[]): BatchAnalysis {
+  if (parts.length === 1) return parts[0]!;
+  const out = new AnalysisBuilder();
+  for (const part of parts) {
+    for (let i = 0; i + 1 < part.offsets.length; i++) {
+      for (let c = part.offsets[i]!; c < part.offsets[i + 1]!; c++) {
+        out.candidate(
+          part.keys[part.candidateKeys[c]!]!,
+          part.surfaces[part.candidateSurfaces[c]!]!,
+          part.candidateTypes[c]!,
+        );
+      }
+      out.signal(part.scores[i]!, part.fingerprints[i]!);
+    }
+  }
+  return out.build();
+}
+
+/** The number of signals a BatchAnalysis describes. */
+export function analysedSignals(analysis: BatchAnalysis): number {
+  return analysis.offsets.length - 1;
 }

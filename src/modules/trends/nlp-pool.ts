@@ -1,11 +1,11 @@
 // Where signal analysis runs: worker threads (piscina) so a long ingest never stalls request handling, or
 // the calling thread (tests, tiny deployments: NLP_WORKER_THREADS=0).
 import { Piscina } from 'piscina';
-import { analyseBatch, type SignalAnalysis } from './analysis.ts';
+import { analyseBatch, type BatchAnalysis, joinAnalyses } from './analysis.ts';
 import type { SignalText } from './extraction.ts';
 
 export interface NlpPool {
-  analyse(signals: SignalText[]): Promise<SignalAnalysis[]>;
+  analyse(signals: SignalText[]): Promise<BatchAnalysis>;
   /**
    * Starts the threads and loads the language model now, so that the first batch does not wait for them (the
    * server calls it at start; a CLI command does not). Resolves once they are ready.
@@ -23,7 +23,7 @@ const WARM_UP_SIGNAL: SignalText = {
 };
 
 export class InProcessNlp implements NlpPool {
-  async analyse(signals: SignalText[]): Promise<SignalAnalysis[]> {
+  async analyse(signals: SignalText[]): Promise<BatchAnalysis> {
     return analyseBatch(signals);
   }
 
@@ -52,8 +52,8 @@ export class ThreadedNlp implements NlpPool {
     return this.warming;
   }
 
-  async analyse(signals: SignalText[]): Promise<SignalAnalysis[]> {
-    if (signals.length === 0) return [];
+  async analyse(signals: SignalText[]): Promise<BatchAnalysis> {
+    if (signals.length === 0) return analyseBatch([]);
     this.pool ??= new Piscina({
       filename: new URL('./nlp-worker.mjs', import.meta.url).href,
       minThreads: this.threads,
@@ -61,9 +61,9 @@ export class ThreadedNlp implements NlpPool {
       idleTimeout: Number.POSITIVE_INFINITY,
     });
     const size = Math.ceil(signals.length / this.threads);
-    const parts: Promise<SignalAnalysis[]>[] = [];
+    const parts: Promise<BatchAnalysis>[] = [];
     for (let i = 0; i < signals.length; i += size) parts.push(this.pool.run(signals.slice(i, i + size)));
-    return (await Promise.all(parts)).flat();
+    return joinAnalyses(await Promise.all(parts));
   }
 
   async close(): Promise<void> {

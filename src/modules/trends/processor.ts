@@ -8,7 +8,7 @@
 
 import type { Clock } from '../../platform/clock.ts';
 import { TimeSlicer, yieldToEventLoop } from '../../platform/scheduling.ts';
-import type { SignalAnalysis } from './analysis.ts';
+import { type BatchAnalysis, CANDIDATE_TYPES } from './analysis.ts';
 import { categorise } from './categories.ts';
 import { type EvidenceBatch, EvidenceTracker, type EvidenceUnits, type SharedEvidence } from './evidence.ts';
 import { titleFrom, typeForTitle } from './extraction.ts';
@@ -28,6 +28,8 @@ const MINUTE_MS = 60_000;
 // Minute resolution is only needed for velocity_1h; keep two hours of it.
 const MINUTES_KEPT = 120;
 const SAMPLE_TEXTS = 20;
+/** Keys whose contained names are remembered (keys.ts `containedNames`); the memory is emptied past it. */
+const SPANS_KEPT = 50_000;
 const TYPE_RANK: Record<string, number> = { hashtag: 3, entity: 2, keyword: 1 };
 /**
  * A name is established, so that longer keys containing it are counted under it, once its trend has this many
@@ -40,7 +42,10 @@ const READ_AHEAD = 2;
 const SHARED_EVIDENCE_PAUSE_MS = 5_000;
 
 interface Accumulated {
+  key: string;
   type: string;
+  /** The last signal (a number of the accumulate call) that mentioned it: a signal mentions a trend once. */
+  mark: number;
   surfaces: Map<string, number>;
   texts: string[];
   /** Category hints of its signals, one vote each (explicit categories and subreddits apart). */
@@ -48,19 +53,22 @@ interface Accumulated {
   mentions: number;
   firstSeen: number;
   lastSeen: number;
-  hourly: Map<string, HourlyIncrement>;
+  /** Hourly buckets by hour; a hour's buckets of other platforms follow through `next`. */
+  hourly: Map<number, HourlyBucket>;
   minutes: Map<number, { mentions: number; evidence: number }>;
 }
 
+type HourlyBucket = HourlyIncrement & { next: HourlyBucket | undefined };
+
 interface Prepared {
   pending: PendingSignal[];
-  analyses: SignalAnalysis[];
+  analysis: BatchAnalysis;
 }
 
 /** A batch read from the pending signals and handed to the NLP pool. */
 interface ReadBatch {
   pending: PendingSignal[];
-  analyses: Promise<SignalAnalysis[]>;
+  analysis: Promise<BatchAnalysis>;
 }
 
 interface ProcessResult {
@@ -86,6 +94,7 @@ interface TrendProcessorOptions {
 
 export class TrendProcessor {
   private readonly evidence = new EvidenceTracker();
+  private readonly spansByKey = new Map<string, readonly string[]>();
   private sharedEvidencePausedUntil = Number.NEGATIVE_INFINITY;
   /** What the last drain read ahead and did not write, for the next drain with the same batch size. */
   private ahead: { limit: number; batches: ReadBatch[] } = { limit: 0, batches: [] };
@@ -105,11 +114,10 @@ export class TrendProcessor {
   /** Reads up to `limit` pending signals after id `afterId` and analyses them (in the NLP pool). */
   private async prepare(limit: number, afterId: number): Promise<Prepared> {
     const pending = await this.store.pendingSignals(limit, afterId);
-    return { pending, analyses: await this.analyse(pending) };
+    return { pending, analysis: await this.analyse(pending) };
   }
 
-  private analyse(pending: PendingSignal[]): Promise<SignalAnalysis[]> {
-    if (pending.length === 0) return Promise.resolve([]);
+  private analyse(pending: PendingSignal[]): Promise<BatchAnalysis> {
     return this.nlp.analyse(
       pending.map((s) => ({
         text: s.text,
@@ -125,17 +133,17 @@ export class TrendProcessor {
    * a few statements per table (a batch's rows take a few milliseconds), with the event loop handed back
    * between them, so requests are not held up behind a batch (reads use their own connection on SQLite).
    */
-  private async commit({ pending, analyses }: Prepared): Promise<ProcessResult> {
+  private async commit({ pending, analysis }: Prepared): Promise<ProcessResult> {
     if (pending.length === 0) return { signals: 0, trends: 0, mentions: 0 };
     const slicer = new TimeSlicer();
-    const names = await this.namesFor(analyses);
+    const names = await this.namesFor(analysis);
     let batch = this.evidence.batch();
-    let byKey = this.accumulate(pending, analyses, names, batch);
+    let byKey = this.accumulate(pending, analysis, names, batch);
     // Units another instance counted meanwhile make their mentions no evidence here: the batch is built again.
     const elsewhere = await this.countedElsewhere(batch.staged);
     if (elsewhere.size > 0) {
       batch = this.evidence.batch(elsewhere);
-      byKey = this.accumulate(pending, analyses, names, batch);
+      byKey = this.accumulate(pending, analysis, names, batch);
     }
     const now = this.clock.now();
     await this.store.transaction(async (trx) => {
@@ -146,14 +154,8 @@ export class TrendProcessor {
         trx,
       );
       if (claimed.size < pending.length) {
-        const keep = pending.map((s) => claimed.has(s.id));
         batch = this.evidence.batch(batch.elsewhere);
-        byKey = this.accumulate(
-          pending.filter((_, i) => keep[i]),
-          analyses.filter((_, i) => keep[i]),
-          names,
-          batch,
-        );
+        byKey = this.accumulate(pending, analysis, names, batch, (signal) => claimed.has(signal.id));
       }
       await slicer.maybeYield();
       const known = await this.store.trendsByKey([...byKey.keys()], trx);
@@ -184,7 +186,21 @@ export class TrendProcessor {
       for (const [key, acc] of byKey) {
         const id = ids.get(key)!;
         for (const [surface, count] of acc.surfaces) surfaces.push({ trend_id: id, surface, count });
-        for (const increment of acc.hourly.values()) hourly.push({ ...increment, trend_id: id });
+        for (const first of acc.hourly.values()) {
+          for (let bucket: HourlyBucket | undefined = first; bucket !== undefined; bucket = bucket.next) {
+            const { platform, hour, mentions, sentiment_sum, positive, negative, evidence } = bucket;
+            hourly.push({
+              trend_id: id,
+              platform,
+              hour,
+              mentions,
+              sentiment_sum,
+              positive,
+              negative,
+              evidence,
+            });
+          }
+        }
         for (const [minute, count] of acc.minutes) minutes.push({ trend_id: id, minute, ...count });
         const trend = known.get(key);
         if (trend && (acc.surfaces.size > 1 || !acc.surfaces.has(trend.title))) retitle.push(trend);
@@ -286,19 +302,19 @@ export class TrendProcessor {
         lastRead = read.at(-1)!.id;
         const pending = queued.size === 0 ? read : read.filter((signal) => !queued.has(signal.id));
         if (pending.length === 0) continue;
-        const analyses = this.analyse(pending);
-        analyses.catch(() => undefined); // awaited below; a failure is reported there
-        queue.push({ pending, analyses });
+        const analysis = this.analyse(pending);
+        analysis.catch(() => undefined); // awaited below; a failure is reported there
+        queue.push({ pending, analysis });
       }
     };
     await readAhead();
     for (let first = true; queue.length > 0; first = false) {
       if (!first && (performance.now() >= deadline || stopping())) break;
       const batch = queue.shift()!;
-      const analyses = await batch.analyses;
+      const analysis = await batch.analysis;
       // The following batches are read and analysed (in worker threads) while this one is written.
       await readAhead();
-      const result = await this.commit({ pending: batch.pending, analyses });
+      const result = await this.commit({ pending: batch.pending, analysis });
       await yieldToEventLoop();
       total.signals += result.signals;
       total.trends += result.trends;
@@ -315,24 +331,25 @@ export class TrendProcessor {
    * The established names longer keys of a batch are counted under (keys.ts `containedNames`, first match
    * with at least ESTABLISHED_NAME_MENTIONS mentions, stored plus the batch's candidates).
    */
-  private async namesFor(analyses: SignalAnalysis[]): Promise<Map<string, string>> {
+  private async namesFor(analysis: BatchAnalysis): Promise<Map<string, string>> {
     const names = new Map<string, string>();
-    const counts = new Map<string, number>();
-    for (const { candidates } of analyses) {
-      for (const c of candidates) counts.set(c.key, (counts.get(c.key) ?? 0) + 1);
-    }
-    const inside = new Map<string, string[]>();
+    // A signal names a key once, so a key's candidates are the batch's signals that mention it.
+    const counts = new Uint32Array(analysis.keys.length);
+    for (const k of analysis.candidateKeys) counts[k]!++;
+    const batchMentions = new Map<string, number>();
+    const inside = new Map<string, readonly string[]>();
     const lookup = new Set<string>();
-    for (const key of counts.keys()) {
-      if (!key.includes(' ')) continue;
-      const spans = containedNames(key);
-      if (spans.length === 0) continue;
+    analysis.keys.forEach((key, k) => {
+      batchMentions.set(key, counts[k]!);
+      if (!key.includes(' ')) return;
+      const spans = this.containedNames(key);
+      if (spans.length === 0) return;
       inside.set(key, spans);
       for (const span of spans) lookup.add(span);
-    }
+    });
     if (lookup.size === 0) return names;
     const stored = await this.store.mentionsByKey([...lookup]);
-    const mentions = (key: string) => (stored.get(key) ?? 0) + (counts.get(key) ?? 0);
+    const mentions = (key: string) => (stored.get(key) ?? 0) + (batchMentions.get(key) ?? 0);
     for (const [key, spans] of inside) {
       const name = spans.find((span) => mentions(span) >= ESTABLISHED_NAME_MENTIONS);
       if (name !== undefined) names.set(key, name);
@@ -340,61 +357,109 @@ export class TrendProcessor {
     return names;
   }
 
+  /** keys.ts `containedNames`, remembered: the same keys come back batch after batch. */
+  private containedNames(key: string): readonly string[] {
+    let spans = this.spansByKey.get(key);
+    if (spans === undefined) {
+      spans = containedNames(key);
+      if (this.spansByKey.size >= SPANS_KEPT) this.spansByKey.clear();
+      this.spansByKey.set(key, spans);
+    }
+    return spans;
+  }
+
+  /**
+   * A batch's mentions added up per trend key, each trend's hourly (per platform) and minute buckets; `counted`
+   * leaves out signals another process claimed. Keys and surface forms are read by their index in the batch's
+   * analysis, so a mention costs no string work: a key's trend and a surface form under a name are found once.
+   */
   private accumulate(
     pending: PendingSignal[],
-    analyses: SignalAnalysis[],
+    analysis: BatchAnalysis,
     names: ReadonlyMap<string, string>,
     batch: EvidenceBatch,
+    counted?: (signal: PendingSignal) => boolean,
   ): Map<string, Accumulated> {
     const byKey = new Map<string, Accumulated>();
     // Minute buckets older than the kept window would only be pruned again (backfills, old imports).
     const firstKeptMinute = Math.floor(this.clock.now() / MINUTE_MS) - MINUTES_KEPT;
-    const counted = new Set<string>();
-    for (const [i, signal] of pending.entries()) {
-      const { candidates, score, fingerprint } = analyses[i]!;
-      if (candidates.length === 0) continue;
+    // By key index: the trend it is counted under and the name it contains (undefined: its own key).
+    const trendOf: (Accumulated | undefined)[] = new Array(analysis.keys.length);
+    const nameOf: (string | undefined)[] = new Array(analysis.keys.length);
+    // By surface index: the words of the form that spell the name it is counted under (per name).
+    const surfaceUnderName = new Map<string, string | null>();
+    const { offsets, candidateKeys, candidateSurfaces, candidateTypes, scores, fingerprints } = analysis;
+    for (let i = 0; i < pending.length; i++) {
+      const from = offsets[i]!;
+      const to = offsets[i + 1]!;
+      if (from === to) continue;
+      const signal = pending[i]!;
+      if (counted && !counted(signal)) continue;
+      const score = scores[i]!;
+      const fingerprint = fingerprints[i]!;
       const hour = Math.floor(signal.observed_at / HOUR_MS);
       const minute = Math.floor(signal.observed_at / MINUTE_MS);
-      counted.clear();
-      for (const candidate of candidates) {
-        // A longer key counted under the name it contains; a signal mentions each trend once.
-        const name = names.get(candidate.key);
-        const key = name ?? candidate.key;
-        if (counted.has(key)) continue;
-        counted.add(key);
-        const evidence = this.evidence.admit(batch, key, hour, signal.author, fingerprint) ? 1 : 0;
-        let acc = byKey.get(key);
-        if (!acc) {
-          acc = {
-            type: candidate.type,
-            surfaces: new Map(),
-            texts: [],
-            hints: { category: [], subreddit: [] },
-            mentions: 0,
-            firstSeen: signal.observed_at,
-            lastSeen: signal.observed_at,
-            hourly: new Map(),
-            minutes: new Map(),
-          };
-          byKey.set(key, acc);
+      const hint = signal.category_hint;
+      const subreddit = hint ? /^\/?r\//i.test(hint) : false;
+      for (let c = from; c < to; c++) {
+        const k = candidateKeys[c]!;
+        let acc = trendOf[k];
+        if (acc === undefined) {
+          // A longer key counted under the name it contains.
+          const name = names.get(analysis.keys[k]!);
+          const key = name ?? analysis.keys[k]!;
+          acc = byKey.get(key);
+          if (!acc) {
+            acc = {
+              key,
+              type: CANDIDATE_TYPES[candidateTypes[c]!]!,
+              mark: -1,
+              surfaces: new Map(),
+              texts: [],
+              hints: { category: [], subreddit: [] },
+              mentions: 0,
+              firstSeen: signal.observed_at,
+              lastSeen: signal.observed_at,
+              hourly: new Map(),
+              minutes: new Map(),
+            };
+            byKey.set(key, acc);
+          }
+          trendOf[k] = acc;
+          nameOf[k] = name;
         }
-        if ((TYPE_RANK[candidate.type] ?? 0) > (TYPE_RANK[acc.type] ?? 0)) acc.type = candidate.type;
+        // A signal mentions each trend once.
+        if (acc.mark === i) continue;
+        acc.mark = i;
+        const evidence = this.evidence.admit(batch, acc.key, hour, signal.author, fingerprint) ? 1 : 0;
+        const type = CANDIDATE_TYPES[candidateTypes[c]!]!;
+        if ((TYPE_RANK[type] ?? 0) > (TYPE_RANK[acc.type] ?? 0)) acc.type = type;
         // Under a name it contains, the mention is recorded as the name's words ("data center" of "data center
         // servers"): the longer phrase is another trend's title.
-        const surface = name === undefined ? candidate.surface : surfaceOfName(candidate.surface, name);
+        let surface: string | null = analysis.surfaces[candidateSurfaces[c]!]!;
+        const name = nameOf[k];
+        if (name !== undefined) {
+          const under = `${name}\u0000${surface}`;
+          let words = surfaceUnderName.get(under);
+          if (words === undefined) {
+            words = surfaceOfName(surface, name);
+            surfaceUnderName.set(under, words);
+          }
+          surface = words;
+        }
         if (surface !== null) acc.surfaces.set(surface, (acc.surfaces.get(surface) ?? 0) + 1);
         if (acc.texts.length < SAMPLE_TEXTS) acc.texts.push(signal.text);
-        const hint = signal.category_hint;
         if (hint && acc.hints.category.length + acc.hints.subreddit.length < SAMPLE_TEXTS) {
-          if (/^\/?r\//i.test(hint)) acc.hints.subreddit.push(hint);
+          if (subreddit) acc.hints.subreddit.push(hint);
           else acc.hints.category.push(hint);
         }
         acc.mentions++;
-        acc.firstSeen = Math.min(acc.firstSeen, signal.observed_at);
-        acc.lastSeen = Math.max(acc.lastSeen, signal.observed_at);
-        const bucketKey = `${signal.source}|${hour}`;
-        let bucket = acc.hourly.get(bucketKey);
-        if (!bucket) {
+        if (signal.observed_at < acc.firstSeen) acc.firstSeen = signal.observed_at;
+        if (signal.observed_at > acc.lastSeen) acc.lastSeen = signal.observed_at;
+        // One bucket per platform and hour (a trend is rarely on more than a few platforms in an hour).
+        let bucket = acc.hourly.get(hour);
+        while (bucket !== undefined && bucket.platform !== signal.source) bucket = bucket.next;
+        if (bucket === undefined) {
           bucket = {
             trend_id: 0,
             platform: signal.source,
@@ -404,8 +469,9 @@ export class TrendProcessor {
             positive: 0,
             negative: 0,
             evidence: 0,
+            next: acc.hourly.get(hour),
           };
-          acc.hourly.set(bucketKey, bucket);
+          acc.hourly.set(hour, bucket);
         }
         bucket.mentions++;
         bucket.evidence += evidence;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Executor } from '../../../src/database.ts';
-import { analyseBatch, type SignalAnalysis } from '../../../src/modules/trends/analysis.ts';
+import { analyseBatch, type BatchAnalysis } from '../../../src/modules/trends/analysis.ts';
 import type { SignalText } from '../../../src/modules/trends/extraction.ts';
 import type { NlpPool } from '../../../src/modules/trends/nlp-pool.ts';
 import { TrendProcessor } from '../../../src/modules/trends/processor.ts';
@@ -377,7 +377,7 @@ describe('trend processing: batches read ahead', () => {
     readonly batches: number[] = [];
     failNext = false;
     constructor(private readonly delayMs: number) {}
-    async analyse(signals: SignalText[]): Promise<SignalAnalysis[]> {
+    async analyse(signals: SignalText[]): Promise<BatchAnalysis> {
       this.batches.push(signals.length);
       await new Promise((resolve) => setTimeout(resolve, this.delayMs));
       if (this.failNext) {

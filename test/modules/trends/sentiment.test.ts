@@ -333,15 +333,15 @@ describe('complaint layer and mentionScore', () => {
   test('seven complaint variants score negative per mention (the trend engine’s score at ingest)', () => {
     for (const text of SEVEN_COMPLAINTS) negative(text);
     // Through the ingest analysis itself: every variant has candidates, so its score is mentionScore.
-    const analyses = analyseBatch(SEVEN_COMPLAINTS.map((text) => ({ text, title: null, lang: 'en' })));
+    const analysis = analyseBatch(SEVEN_COMPLAINTS.map((text) => ({ text, title: null, lang: 'en' })));
     const sums = { sum: 0, count: 0, positive: 0, negative: 0 };
-    for (const a of analyses) {
-      assert.ok(a.candidates.length > 0);
-      sums.sum += a.score;
+    analysis.scores.forEach((score, i) => {
+      assert.ok(analysis.offsets[i + 1]! > analysis.offsets[i]!, 'the variant has candidates');
+      sums.sum += score;
       sums.count++;
-      if (a.score >= 0.05) sums.positive++;
-      if (a.score <= -0.05) sums.negative++;
-    }
+      if (score >= 0.05) sums.positive++;
+      if (score <= -0.05) sums.negative++;
+    });
     assert.equal(sums.negative, 7);
     assert.equal(sentimentCategory(sums), 'negative');
   });
