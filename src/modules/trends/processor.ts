@@ -36,6 +36,12 @@ const TYPE_RANK: Record<string, number> = { hashtag: 3, entity: 2, keyword: 1 };
  * mentions (stored, or in the batch being processed).
  */
 const ESTABLISHED_NAME_MENTIONS = 3;
+/**
+ * Signals per batch: each batch is one transaction. A batch's writes land on pages scattered over the trend and
+ * bucket tables (a page per trend touched, whatever the batch size), so larger batches write fewer pages per
+ * signal: 1,000 cost the event loop about a quarter less per signal than 500 (measured on the ingest bench).
+ */
+export const DRAIN_BATCH = 1000;
 /** Batches a drain reads ahead of the one it writes. */
 const READ_AHEAD = 2;
 /** After the shared evidence fails, batches are judged by this process alone for this long. */
@@ -107,7 +113,7 @@ export class TrendProcessor {
   ) {}
 
   /** Processes up to `limit` pending signals; returns what it did (0 signals = nothing was pending). */
-  async processBatch(limit = 500): Promise<ProcessResult> {
+  async processBatch(limit = DRAIN_BATCH): Promise<ProcessResult> {
     return this.commit(await this.prepare(limit, 0));
   }
 
@@ -274,7 +280,10 @@ export class TrendProcessor {
    * meanwhile and never wait for a write; what a drain read ahead and did not write (budget spent) is written
    * first by the next drain, so the threads keep working while the pass recomputes snapshots in between.
    */
-  async drain(limit = 500, options: { budgetMs?: number; stop?: () => boolean } = {}): Promise<DrainResult> {
+  async drain(
+    limit = DRAIN_BATCH,
+    options: { budgetMs?: number; stop?: () => boolean } = {},
+  ): Promise<DrainResult> {
     const total: DrainResult = { signals: 0, trends: 0, mentions: 0, backlog: false };
     const deadline = performance.now() + (options.budgetMs ?? Number.POSITIVE_INFINITY);
     const stopping = () => options.stop?.() === true;

@@ -3,6 +3,7 @@ import { afterEach, describe, test } from 'node:test';
 import { analyseBatch } from '../../../src/modules/trends/analysis.ts';
 import type { TrendItemView } from '../../../src/modules/trends/index.ts';
 import { type NlpPool, TrendEngine, TrendProcessor, TrendsStore } from '../../../src/modules/trends/index.ts';
+import { DRAIN_BATCH } from '../../../src/modules/trends/processor.ts';
 import { eventsFor, MIN_EVENT_VOLUME } from '../../../src/modules/trends/recompute.ts';
 import { ManualClock } from '../../../src/platform/clock.ts';
 import { buildTestApp, type TestContext } from '../../helpers/app.ts';
@@ -126,7 +127,9 @@ describe('trend engine', () => {
   test('a pass with a backlog processes for its budget, then recomputes; the rest waits for the next pass', async () => {
     const clock = new ManualClock(NOW);
     ctx = await buildTestApp({ clock });
-    await ingest(Array.from({ length: 1200 }, (_, i) => ({ id: `b${i}`, at: NOW - 60_000 })));
+    await ingest(
+      Array.from({ length: 2 * DRAIN_BATCH + 200 }, (_, i) => ({ id: `b${i}`, at: NOW - 60_000 })),
+    );
     const { db, dialect, trendProcessor, recomputer } = ctx.app.services;
     // A budget already spent: the batch read first is written, nothing more.
     const engine = new TrendEngine(trendProcessor, recomputer, new TrendsStore(db, dialect), clock, {
@@ -135,20 +138,20 @@ describe('trend engine', () => {
       drainBudgetMs: 0,
     });
     const first = await engine.tick();
-    assert.equal(first.signals, 500);
+    assert.equal(first.signals, DRAIN_BATCH);
     assert.ok(first.recomputed > 0, 'snapshots are brought up to date while a backlog remains');
-    assert.equal((await engine.tick()).signals, 500);
+    assert.equal((await engine.tick()).signals, DRAIN_BATCH);
     assert.equal((await engine.tick()).signals, 200);
   });
 
   test('stopping ends a pass after the batch it is writing (shutdown does not wait for the backlog)', async () => {
     const clock = new ManualClock(NOW);
     ctx = await buildTestApp({ clock });
-    await ingest(Array.from({ length: 1200 }, (_, i) => ({ id: `c${i}`, at: NOW - 60_000 })));
+    await ingest(Array.from({ length: DRAIN_BATCH + 700 }, (_, i) => ({ id: `c${i}`, at: NOW - 60_000 })));
     const { engine } = ctx.app.services;
     const pass = engine.tick();
     engine.stop();
-    assert.equal((await pass).signals, 500);
+    assert.equal((await pass).signals, DRAIN_BATCH);
     const pending = await ctx.app.services.db
       .selectFrom('signals')
       .select((eb) => eb.fn.countAll<number>().as('n'))
