@@ -35,8 +35,8 @@ export const WINK_RECYCLE_CHUNKS = 200_000;
 /** wink caps a count of preceding spaces below this (reconstruct-spaces: 0xFFFF means "non-breaking"). */
 const MAX_SPACES = 0xfffe;
 
-// wink's own splitter (wink-eng-lite-web-model's trex.helpers.splitter) and non-breaking spaces test.
-const SPLITTER = /([ \u00a0\u2002-\u2005\u2009\u200a\u202f\u205f]+|[\n\r\t]+)/;
+// wink's splitter (wink-eng-lite-web-model's trex.helpers.splitter) is
+// /([ \u00a0\u2002-\u2005\u2009\u200a\u202f\u205f]+|[\n\r\t]+)/: `separator` reads the same classes.
 const NON_BREAKING = /[\u00a0\u2002-\u2005\u2009\u200a\u202f\u205f]/;
 
 // Loaded on first use, not at import: importers that do not extract should not pay for the model (~0.3 s and
@@ -86,18 +86,20 @@ export function tokenize(text: string): Tokens {
   const types: string[] = [];
   const spaces: string[] = [];
   let before = '';
-  // With its one capturing group, the split alternates chunks (even places, maybe '') and separators (odd).
-  const parts = text.split(SPLITTER);
-  for (let i = 0; i < parts.length; i++) {
-    const part = parts[i]!;
-    if (part === '') continue;
-    const first = part.charCodeAt(0);
-    if (i % 2 === 1 && first !== 0x0a && first !== 0x0d && first !== 0x09) {
+  const n = text.length;
+  // Runs of spaces (wink's splitter: ' ' and the non-breaking spaces) and of line breaks and tabs; a run of line
+  // breaks and tabs is a token of its own (`tabCRLF`), the text between runs a chunk.
+  for (let i = 0; i < n; ) {
+    const kind = separator(text.charCodeAt(i));
+    let end = i + 1;
+    while (end < n && separator(text.charCodeAt(end)) === kind) end++;
+    const part = text.slice(i, end);
+    i = end;
+    if (kind === SPACE_RUN) {
       // A run of plain spaces is counted (and capped); one holding a non-breaking space is kept as written.
       before = part.length > MAX_SPACES && !NON_BREAKING.test(part) ? ' '.repeat(MAX_SPACES) : part;
       continue;
     }
-    // A chunk, or a run of line breaks and tabs (one `tabCRLF` token).
     const chunk = chunkTokens(part);
     for (let k = 0; k < chunk.values.length; k++) {
       values.push(chunk.values[k]!);
@@ -107,4 +109,23 @@ export function tokenize(text: string): Tokens {
     before = '';
   }
   return { values, types, spaces };
+}
+
+const CHUNK = 0;
+const SPACE_RUN = 1;
+const BREAK_RUN = 2;
+
+/** Which of wink's runs a code unit belongs to. */
+function separator(c: number): number {
+  if (c === 0x20) return SPACE_RUN;
+  if (c === 0x0a || c === 0x0d || c === 0x09) return BREAK_RUN;
+  if (c < 0xa0) return CHUNK;
+  return c === 0xa0 ||
+    (c >= 0x2002 && c <= 0x2005) ||
+    c === 0x2009 ||
+    c === 0x200a ||
+    c === 0x202f ||
+    c === 0x205f
+    ? SPACE_RUN
+    : CHUNK;
 }
