@@ -24,6 +24,7 @@ import { lookupIndexes } from './0021_lookup_indexes.ts';
 import { leftOrganisation } from './0022_left_organisation.ts';
 import { accentFoldedKeys } from './0023_accent_folded_keys.ts';
 import { trendTypeFollowsTitle } from './0024_trend_type_follows_title.ts';
+import { pendingSignalsIndex } from './0025_pending_signals_index.ts';
 import type { Dialect } from './helpers.ts';
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -54,6 +55,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0022_left_organisation': leftOrganisation(dialect),
         '0023_accent_folded_keys': accentFoldedKeys(dialect),
         '0024_trend_type_follows_title': trendTypeFollowsTitle(),
+        '0025_pending_signals_index': pendingSignalsIndex(),
       };
     },
   };
