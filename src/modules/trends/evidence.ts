@@ -209,12 +209,71 @@ export interface SharedEvidence {
 }
 
 /**
+ * A set of 32-bit units in one typed array (open addressing, linear probing, at most half full): an hour holds up
+ * to EVIDENCE_UNITS_PER_HOUR of them, and a Set of that many numbers costs the garbage collector far more.
+ */
+export class UnitSet {
+  private table = new Uint32Array(1024);
+  private count = 0;
+  /** 0 marks an empty slot, so the unit 0 is kept aside. */
+  private hasZero = false;
+
+  get size(): number {
+    return this.count + (this.hasZero ? 1 : 0);
+  }
+
+  has(unit: number): boolean {
+    if (unit === 0) return this.hasZero;
+    const mask = this.table.length - 1;
+    for (let i = mix(unit) & mask; ; i = (i + 1) & mask) {
+      const slot = this.table[i]!;
+      if (slot === unit) return true;
+      if (slot === 0) return false;
+    }
+  }
+
+  add(unit: number): void {
+    if (unit === 0) {
+      this.hasZero = true;
+      return;
+    }
+    if (2 * (this.count + 1) > this.table.length) this.grow();
+    if (this.place(this.table, unit)) this.count++;
+  }
+
+  /** Puts `unit` in `table`; false when it was there. */
+  private place(table: Uint32Array, unit: number): boolean {
+    const mask = table.length - 1;
+    for (let i = mix(unit) & mask; ; i = (i + 1) & mask) {
+      const slot = table[i]!;
+      if (slot === unit) return false;
+      if (slot === 0) {
+        table[i] = unit;
+        return true;
+      }
+    }
+  }
+
+  private grow(): void {
+    const old = this.table;
+    this.table = new Uint32Array(old.length * 2);
+    for (const unit of old) if (unit !== 0) this.place(this.table, unit);
+  }
+}
+
+/** Spreads a unit's bits over the low ones a table index reads (units are FNV hashes, often alike low). */
+function mix(unit: number): number {
+  const h = Math.imul(unit ^ (unit >>> 16), 0x45d9f3b);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+/**
  * Remembers which accounts and texts already counted for each trend in the last hours. `admit` judges a
  * mention against what committed batches counted plus what the batch being built counted; `commit` keeps a
  * batch's units once its transaction succeeded, so a batch that is rolled back or rebuilt counts nothing twice.
  */
 export class EvidenceTracker {
-  private readonly hours = new Map<number, Set<number>>();
+  private readonly hours = new Map<number, UnitSet>();
   private newest = Number.NEGATIVE_INFINITY;
 
   /** A new batch to `admit` mentions into; `elsewhere`: units other processes counted (SharedEvidence). */
@@ -265,7 +324,7 @@ export class EvidenceTracker {
       if (hour > this.newest) this.newest = hour;
       let kept = this.hours.get(hour);
       if (!kept) {
-        kept = new Set();
+        kept = new UnitSet();
         this.hours.set(hour, kept);
       }
       for (const unit of units) {

@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { EvidenceTracker, signalFingerprint, textFingerprint } from '../../../src/modules/trends/evidence.ts';
+import {
+  EvidenceTracker,
+  signalFingerprint,
+  textFingerprint,
+  UnitSet,
+} from '../../../src/modules/trends/evidence.ts';
 import { containedNames, surfaceOfName } from '../../../src/modules/trends/keys.ts';
 
 describe('evidence weighting', () => {
@@ -108,5 +113,31 @@ describe('names inside longer keys', () => {
     assert.equal(surfaceOfName('Boeing MAX Alaska Airlines', 'alaska airline'), 'Alaska Airlines');
     assert.equal(surfaceOfName('#Bitcoin mining difficulty', 'bitcoin mining'), '#Bitcoin mining');
     assert.equal(surfaceOfName('data center servers', 'cloud'), null);
+  });
+});
+
+describe('UnitSet (an hour of evidence units)', () => {
+  test('holds what was added, once, however many units and whatever their bits (0 and 2^32 − 1 too)', () => {
+    const set = new UnitSet();
+    const added = new Set<number>();
+    let x = 0x12345678;
+    for (let i = 0; i < 20_000; i++) {
+      x = Math.imul(x ^ (x >>> 15), 0x2c1b3c6d) >>> 0;
+      // Many units alike in their low bits, as FNV hashes of similar texts can be.
+      const unit = i % 3 === 0 ? (i << 12) >>> 0 : x;
+      set.add(unit);
+      added.add(unit);
+    }
+    for (const unit of [0, 0xffffffff, 1]) {
+      assert.equal(set.has(unit), added.has(unit));
+      set.add(unit);
+      set.add(unit);
+      added.add(unit);
+    }
+    assert.equal(set.size, added.size);
+    for (const unit of added) assert.ok(set.has(unit), `${unit}`);
+    let absent = 0;
+    for (let i = 0; i < 5_000; i++) if (!added.has(i * 7919 + 3) && set.has(i * 7919 + 3)) absent++;
+    assert.equal(absent, 0, 'no unit it was not given');
   });
 });
