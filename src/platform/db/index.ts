@@ -65,6 +65,7 @@ function openSqlite(file: string): SQLite.Database {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('temp_store = MEMORY');
   return sqlite;
 }
 
