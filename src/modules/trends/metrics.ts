@@ -100,12 +100,12 @@ function checkPeriod(periodHours: number): void {
   }
 }
 
-/** The `periodHours` buckets ending `offset` periods back (0 = current period), oldest first. */
-function window(hourly: readonly number[], periodHours: number, offset: number): number[] {
+/** Σ of the `periodHours` buckets ending `offset` periods back (0 = current period), read in place. */
+function windowSum(hourly: readonly number[], periodHours: number, offset: number): number {
   const end = hourly.length - offset * periodHours; // exclusive
-  const out: number[] = [];
-  for (let i = end - periodHours; i < end; i++) out.push(at(hourly, i));
-  return out;
+  let s = 0;
+  for (let i = end - periodHours; i < end; i++) s += at(hourly, i);
+  return s;
 }
 
 function sum(values: readonly number[]): number {
@@ -120,13 +120,13 @@ function sum(values: readonly number[]): number {
 /** volume = Σ of the last `periodHours` hourly buckets (missing buckets count 0). */
 export function volume(hourly: readonly number[], periodHours: number): number {
   checkPeriod(periodHours);
-  return sum(window(hourly, periodHours, 0));
+  return windowSum(hourly, periodHours, 0);
 }
 
 /** previous_volume = Σ of the `periodHours` buckets just before the current period. */
 export function previousVolume(hourly: readonly number[], periodHours: number): number {
   checkPeriod(periodHours);
-  return sum(window(hourly, periodHours, 1));
+  return windowSum(hourly, periodHours, 1);
 }
 
 /** absolute_change = volume − previous_volume. */
@@ -149,10 +149,9 @@ export function averageVelocity(current: number, periodHours: number): number {
 /** trend_stability = population standard deviation of the period's hourly buckets, 2 decimals. */
 export function trendStability(hourly: readonly number[], periodHours: number): number {
   checkPeriod(periodHours);
-  const values = window(hourly, periodHours, 0);
-  const mean = sum(values) / periodHours;
+  const mean = windowSum(hourly, periodHours, 0) / periodHours;
   let squares = 0;
-  for (const v of values) squares += (v - mean) ** 2;
+  for (let i = hourly.length - periodHours; i < hourly.length; i++) squares += (at(hourly, i) - mean) ** 2;
   return round(Math.sqrt(squares / periodHours), 2);
 }
 

@@ -153,10 +153,38 @@ function writeStatements(dialect: Dialect) {
       4,
     ),
     surfacesOf: list('select trend_id, surface, count from trend_surfaces where trend_id in ({rows})'),
+    upsertSnapshots: rows(
+      `insert into trend_metrics (${SNAPSHOT_COLUMNS.join(', ')}) values {rows} on conflict (trend_id, period) do update set ` +
+        SNAPSHOT_COLUMNS.slice(2)
+          .map((column) => `${column} = excluded.${column}`)
+          .join(', '),
+      SNAPSHOT_COLUMNS.length,
+    ),
   };
 }
 
 export type SnapshotRow = TrendMetricsTable;
+
+/** A snapshot's columns in the order of the upsert's parameters (the key first). */
+const SNAPSHOT_COLUMNS = [
+  'trend_id',
+  'period',
+  'volume',
+  'previous_volume',
+  'absolute_change',
+  'growth',
+  'average_velocity',
+  'trend_stability',
+  'overall_trend',
+  'velocity_score',
+  'velocity_1h',
+  'lifecycle_stage',
+  'sentiment',
+  'sentiment_category',
+  'platforms',
+  'meta_description',
+  'computed_at',
+] as const satisfies readonly (keyof SnapshotRow)[];
 
 export type ListSort = 'volume' | 'velocity' | 'growth' | 'timestamp' | 'name';
 
@@ -543,31 +571,11 @@ export class TrendsStore {
   }
 
   async upsertSnapshots(rows: SnapshotRow[], trx: Executor = this.db): Promise<void> {
-    // 17 columns per row: 50 rows stay far below SQLite's bound-parameter limit.
-    for (let i = 0; i < rows.length; i += 50) {
-      await trx
-        .insertInto('trend_metrics')
-        .values(rows.slice(i, i + 50))
-        .onConflict((oc) =>
-          oc.columns(['trend_id', 'period']).doUpdateSet((eb) => ({
-            volume: eb.ref('excluded.volume'),
-            previous_volume: eb.ref('excluded.previous_volume'),
-            absolute_change: eb.ref('excluded.absolute_change'),
-            growth: eb.ref('excluded.growth'),
-            average_velocity: eb.ref('excluded.average_velocity'),
-            trend_stability: eb.ref('excluded.trend_stability'),
-            overall_trend: eb.ref('excluded.overall_trend'),
-            velocity_score: eb.ref('excluded.velocity_score'),
-            velocity_1h: eb.ref('excluded.velocity_1h'),
-            lifecycle_stage: eb.ref('excluded.lifecycle_stage'),
-            sentiment: eb.ref('excluded.sentiment'),
-            sentiment_category: eb.ref('excluded.sentiment_category'),
-            platforms: eb.ref('excluded.platforms'),
-            meta_description: eb.ref('excluded.meta_description'),
-            computed_at: eb.ref('excluded.computed_at'),
-          })),
-        )
-        .execute();
+    const statement = this.write.upsertSnapshots;
+    for (const part of statement.parts(rows)) {
+      const parameters: unknown[] = [];
+      for (const row of part) for (const column of SNAPSHOT_COLUMNS) parameters.push(row[column]);
+      await trx.executeQuery(statement.query(part.length, parameters));
     }
   }
 
