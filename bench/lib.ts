@@ -60,12 +60,12 @@ const started = performance.now();
 
 /** A timestamped progress line on stderr (the report itself goes to stdout). */
 /** A whole-number setting from the environment (> 0), or the default. */
-export function setting(name: string, fallback: number): number {
+export function setting(name: string, fallback: number, min = 1): number {
   const raw = process.env[name]?.trim();
   if (!raw) return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1)
-    throw new Error(`${name} must be a whole number > 0 (got ${raw})`);
+  if (!Number.isInteger(value) || value < min)
+    throw new Error(`${name} must be a whole number ≥ ${min} (got ${raw})`);
   return value;
 }
 
