@@ -117,11 +117,14 @@ function nestedDeeperThan(text: string, max: number): boolean {
   for (let i = 0, n = text.length; i < n; i++) {
     const c = text.charCodeAt(i);
     if (c === 34 /* " */) {
-      // Skip the string: to its closing quote, stepping over escapes.
-      for (i++; i < n; i++) {
-        const d = text.charCodeAt(i);
-        if (d === 92 /* \ */) i++;
-        else if (d === 34) break;
+      // Skip the string to its closing quote: the next quote not escaped by an odd run of backslashes.
+      for (;;) {
+        const close = text.indexOf('"', i + 1);
+        if (close === -1) return false; // unterminated: JSON.parse refuses it
+        let backslashes = 0;
+        while (text.charCodeAt(close - 1 - backslashes) === 92 /* \ */) backslashes++;
+        i = close;
+        if (backslashes % 2 === 0) break;
       }
     } else if (c === 91 /* [ */ || c === 123 /* { */) {
       if (++depth > max) return true;
@@ -152,7 +155,16 @@ export function registerJsonBodies(app: FastifyInstance): void {
       );
     }
     try {
-      const value = sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
+      // secure-json-parse scans the text twice for `__proto__` and `constructor` keys, literal or escaped; a text
+      // holding neither word nor any \u escape (nor a byte-order mark) cannot hold one, and is parsed directly.
+      const suspect =
+        text.charCodeAt(0) === 0xfeff ||
+        text.includes('\\u') ||
+        text.includes('proto') ||
+        text.includes('constructor');
+      const value = suspect
+        ? sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' })
+        : JSON.parse(text);
       // A NUL can only reach a string through the escape `\u0000` (raw control characters are not valid JSON),
       // so a body without that escape is not searched. A route that validates items one by one
       // (`config.nulRejectsItem`) refuses only the items holding one.

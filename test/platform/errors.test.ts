@@ -56,12 +56,29 @@ describe('errors and validation', () => {
     });
     assertProblem(broken, 400);
     assert.equal(broken.data.code, 'invalid_json');
-    const poisoned = await call(ctx.app, 'POST', '/api/user/api-keys', {
+    // Prototype keys, written out or escaped (bodies without the words or escapes are parsed directly), and with
+    // a byte-order mark in front.
+    for (const body of [
+      '{"name":"x","__proto__":{"admin":true}}',
+      '{"name":"x","\\u005f_proto__":{"admin":true}}',
+      '{"name":"x","constructor":{"prototype":{"admin":true}}}',
+      '{"name":"x","\\u0063onstructor":{"prototype":{"admin":true}}}',
+      '\ufeff{"name":"x","__proto__":{"admin":true}}',
+    ]) {
+      const poisoned = await call(ctx.app, 'POST', '/api/user/api-keys', {
+        key,
+        body,
+        headers: { 'content-type': 'application/json' },
+      });
+      assertProblem(poisoned, 400);
+    }
+    // A plain body with a byte-order mark is read as without one.
+    const marked = await call(ctx.app, 'POST', '/api/user/api-keys', {
       key,
-      body: '{"name":"x","__proto__":{"admin":true}}',
+      body: '\ufeff{"name":"marked"}',
       headers: { 'content-type': 'application/json' },
     });
-    assertProblem(poisoned, 400);
+    assert.equal(marked.statusCode, 201, marked.body);
     const numberAsString = await call(ctx.app, 'POST', `/api/user/api-keys/1/rotate`, {
       key,
       body: { grace_period_seconds: '60' },
