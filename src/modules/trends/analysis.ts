@@ -117,8 +117,3 @@ export function joinAnalyses(parts: readonly BatchAnalysis[]): BatchAnalysis {
   }
   return out.build();
 }
-
-/** The number of signals a BatchAnalysis describes. */
-export function analysedSignals(analysis: BatchAnalysis): number {
-  return analysis.offsets.length - 1;
-}

@@ -17,7 +17,7 @@ import type { Model } from 'wink-eng-lite-web-model';
 import type { WinkMethods } from 'wink-nlp';
 
 /** wink's token types (`its.type`): word, number, punctuation, hashtag, url, tabCRLF, … */
-export interface Tokens {
+interface Tokens {
   values: string[];
   types: string[];
   /** The spacing before each token as wink reconstructs it: '' (none), spaces, or the non-breaking run itself. */
