@@ -1,6 +1,9 @@
 // Process entry: load config, build the app, listen, and shut down gracefully on SIGTERM/SIGINT.
 import { buildApp } from './app.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
+import { tuneRuntime } from './platform/runtime.ts';
+
+tuneRuntime();
 
 // A container stop allows 10 s before SIGKILL (docker's default): graceful work gets 9 s, then usage and
 // leases get what is left before the process exits anyway.
