@@ -283,6 +283,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const { redis, pubsub } = await connectPubSub(config);
 
   const app = createServer(config, options);
+  if (background) {
+    handle.checkpointInBackground({
+      onError: (error) =>
+        app.log.error({ err: error }, 'the WAL checkpoint thread failed; commits checkpoint again'),
+    });
+  }
   const composition = await composeServices({
     config,
     clock,

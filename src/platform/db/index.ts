@@ -13,6 +13,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../../config.ts';
+import { type CheckpointerOptions, WalCheckpointer } from './checkpointer.ts';
 import type { Dialect } from './migrations/helpers.ts';
 import { migrationProvider } from './migrations/index.ts';
 import type { PlatformTables } from './schema.ts';
@@ -43,6 +44,11 @@ export interface DatabaseHandle<T extends PlatformTables = PlatformTables> {
    */
   reader: Kysely<T>;
   dialect: Dialect;
+  /**
+   * A SQLite file's WAL checkpoints move to a thread of their own (checkpointer.ts) until `close`; for
+   * PostgreSQL and an in-memory database it does nothing.
+   */
+  checkpointInBackground(options?: CheckpointerOptions): void;
   close(): Promise<void>;
 }
 
@@ -80,14 +86,21 @@ export function openDatabase<T extends PlatformTables = PlatformTables>(
   if (config.kind === 'sqlite') {
     const memory = config.path === ':memory:';
     if (!memory) createPrivateFile(config.path);
-    const db = sqliteKysely<T>(openSqlite(config.path));
+    const connections = [openSqlite(config.path)];
+    const db = sqliteKysely<T>(connections[0]!);
     // An in-memory database is private to its connection: nothing to share with a reader.
-    const reader = options.reader && !memory ? sqliteKysely<T>(openSqlite(config.path)) : db;
+    if (options.reader && !memory) connections.push(openSqlite(config.path));
+    const reader = connections[1] ? sqliteKysely<T>(connections[1]) : db;
+    let checkpointer: WalCheckpointer | undefined;
     return {
       db,
       reader,
       dialect: 'sqlite',
+      checkpointInBackground: (checkpointOptions) => {
+        if (!memory) checkpointer ??= new WalCheckpointer(config.path, connections, checkpointOptions);
+      },
       close: async () => {
+        await checkpointer?.close();
         if (reader !== db) await reader.destroy();
         await db.destroy();
       },
@@ -105,7 +118,7 @@ export function openDatabase<T extends PlatformTables = PlatformTables>(
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<T>({ dialect: new PostgresDialect({ pool }) });
-  return { db, reader: db, dialect: 'postgres', close: () => db.destroy() };
+  return { db, reader: db, dialect: 'postgres', checkpointInBackground: () => {}, close: () => db.destroy() };
 }
 
 const STATEMENT_CACHE_SIZE = 500;
