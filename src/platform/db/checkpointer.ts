@@ -48,7 +48,11 @@ export class WalCheckpointer {
   ) {
     for (const connection of connections) connection.pragma('wal_autocheckpoint = 0');
     this.worker = new Worker(new URL('./checkpoint-worker.mjs', import.meta.url), {
-      workerData: { file, intervalMs: options.intervalMs ?? CHECKPOINT_INTERVAL_MS },
+      workerData: {
+        file,
+        intervalMs: options.intervalMs ?? CHECKPOINT_INTERVAL_MS,
+        report: options.onCheckpoint !== undefined,
+      },
       // Plain JavaScript: the thread needs none of the process's loaders (tsx).
       execArgv: [],
     });
