@@ -16,6 +16,7 @@
 // BENCH_INGEST_ROUNDS (default 1: rounds of the ingest, each on a fresh server and database with the baselines
 // measured again after it; the goals are judged on the medians, the spread is printed), BENCH_INGEST_WARMUP
 // (default 10,000; 0 measures a cold server).
+import http from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -107,34 +108,61 @@ function baseline(items: Item[], file: string, work: RowWork): number {
   return items.length / seconds;
 }
 
-/** Items as POST /api/signals bodies of BATCH signals. */
-function batchBodies(items: Item[]): string[] {
-  const bodies: string[] = [];
+/** Items as POST /api/signals bodies of BATCH signals (UTF-8, ready to send). */
+function batchBodies(items: Item[]): Buffer[] {
+  const bodies: Buffer[] = [];
   for (let i = 0; i < items.length; i += BATCH)
-    bodies.push(JSON.stringify({ signals: items.slice(i, i + BATCH) }));
+    bodies.push(Buffer.from(JSON.stringify({ signals: items.slice(i, i + BATCH) })));
   return bodies;
 }
 
-async function postAll(target: Target, key: string, bodies: string[], concurrency: number): Promise<number> {
+/**
+ * One request over a kept-alive connection with node:http; answers the status and the body. The bench shares
+ * the server's two cores: with fetch its own CPU was about 15 µs per signal posted (the read probe included),
+ * with node:http about 5 (docs/benchmarks.md, 2026-12-02).
+ */
+function send(
+  agent: http.Agent,
+  url: string,
+  key: string,
+  body?: Buffer,
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const headers: http.OutgoingHttpHeaders = { authorization: `Bearer ${key}` };
+    if (body) {
+      headers['content-type'] = 'application/json';
+      headers['content-length'] = body.length;
+    }
+    const req = http.request(url, { method: body ? 'POST' : 'GET', agent, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function postAll(target: Target, key: string, bodies: Buffer[], concurrency: number): Promise<number> {
   let next = 0;
   let accepted = 0;
   let done = 0;
+  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   const worker = async () => {
     while (next < bodies.length) {
       const body = bodies[next++]!;
-      const res = await fetch(`${target.url}/api/signals`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        body,
-      });
-      const answer = (await res.json()) as { accepted?: number };
-      if (res.status !== 202)
-        throw new Error(`POST /api/signals answered ${res.status}: ${JSON.stringify(answer)}`);
-      accepted += answer.accepted ?? 0;
+      const res = await send(agent, `${target.url}/api/signals`, key, body);
+      if (res.status !== 202) throw new Error(`POST /api/signals answered ${res.status}: ${res.text}`);
+      accepted += (JSON.parse(res.text) as { accepted?: number }).accepted ?? 0;
       if (++done % 20 === 0) progress(`  posted ${done}/${bodies.length} batches`);
     }
   };
-  await Promise.all(Array.from({ length: concurrency }, worker));
+  try {
+    await Promise.all(Array.from({ length: concurrency }, worker));
+  } finally {
+    agent.destroy();
+  }
   return accepted;
 }
 
@@ -163,13 +191,11 @@ function cpuPerSignal(pid: number, before: Map<number, number>, count: number): 
 function probeReads(target: Target, key: string) {
   const times: number[] = [];
   let running = true;
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const loop = (async () => {
     while (running) {
       const started = performance.now();
-      const res = await fetch(`${target.url}/api/trends?limit=20`, {
-        headers: { authorization: `Bearer ${key}` },
-      });
-      await res.arrayBuffer();
+      const res = await send(agent, `${target.url}/api/trends?limit=20`, key);
       if (res.status !== 200) throw new Error(`GET /api/trends answered ${res.status}`);
       times.push(performance.now() - started);
       await new Promise((resolve) => setTimeout(resolve, 10));
@@ -178,7 +204,7 @@ function probeReads(target: Target, key: string) {
   return {
     async stop() {
       running = false;
-      await loop;
+      await loop.finally(() => agent.destroy());
       times.sort((a, b) => a - b);
       const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0;
       return { count: times.length, p50: at(0.5), p99: at(0.99), max: times.at(-1) ?? 0 };
@@ -195,8 +221,10 @@ async function waitUntilCurrent(
   timeoutMs: number,
 ): Promise<{ counted: number; current: number }> {
   const db = new Database(file, { readonly: true, fileMustExist: true });
-  const pending = db.prepare('select count(*) as n from signals where processed_at is null');
-  const dirty = db.prepare('select count(*) as n from trends where dirty > 0');
+  // Whether any is left, not how many: counting 45,000 pending entries took about 2 ms a poll, CPU this process
+  // took from the server's two cores while it drained (an EXISTS reads one index entry).
+  const pending = db.prepare('select exists (select 1 from signals where processed_at is null) as n');
+  const dirty = db.prepare('select exists (select 1 from trends where dirty > 0) as n');
   const started = performance.now();
   let counted: number | undefined;
   try {
@@ -299,6 +327,7 @@ export async function runIngestScenario(_settings: BenchSettings): Promise<numbe
       }
       progress('posting…');
       const cpuBefore = threadCpuSeconds(target.pid);
+      const clientBefore = process.cpuUsage();
       const probe = probeReads(target, key);
       const started = performance.now();
       const accepted = await postAll(target, key, bodies, concurrency);
@@ -306,6 +335,7 @@ export async function runIngestScenario(_settings: BenchSettings): Promise<numbe
       progress('waiting until every signal is counted and every snapshot current…');
       const { counted, current } = await waitUntilCurrent(file, 600_000);
       const cpu = cpuPerSignal(target.pid, cpuBefore, count);
+      const client = process.cpuUsage(clientBefore);
       const reads = await probe.stop();
       await target.close();
       target = undefined;
@@ -331,6 +361,8 @@ export async function runIngestScenario(_settings: BenchSettings): Promise<numbe
           `after ${((counted - started) / 1000).toFixed(1)} s, current after ${seconds.toFixed(1)} s → ` +
           `${Math.round(rate)} signals/s\n` +
           `server CPU per signal (read probe included): ${cpu}\n` +
+          `the bench's own CPU per signal (posting, the read probe, waiting; on the same cores): ` +
+          `${((client.user + client.system) / count).toFixed(1)} µs\n` +
           `baselines (same rows, this process, one thread; before / after the ingest, mean): minimal (VADER + ` +
           `insert) ${Math.round(minimalBefore)} / ${Math.round(minimalAfter)}, ${Math.round(minimal)} signals/s; ` +
           `NLP (wink-nlp tokenisation + VADER + insert) ${Math.round(nlpBefore)} / ${Math.round(nlpAfter)}, ` +
