@@ -15,13 +15,16 @@
 // Environment: BENCH_INGEST_SIGNALS (default 50,000), BENCH_INGEST_CONCURRENCY (requests in flight, default 4),
 // BENCH_INGEST_ROUNDS (default 1: rounds of the ingest, each on a fresh server and database with the baselines
 // measured again after it; the goals are judged on the medians, the spread is printed), BENCH_INGEST_WARMUP
-// (default 10,000; 0 measures a cold server).
+// (default 10,000; 0 measures a cold server), BENCH_INGEST_DATA (default `demo`; `crisislex-t26`: the shared real
+// posts of ../shared/data/crisislex-t26 instead, about 22,000 with far fewer repeated texts than the demo's,
+// their times moved into the last day; the warm-up stays demo signals).
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { Model } from 'wink-eng-lite-web-model';
 import type WinkNlp from 'wink-nlp';
+import { allCrisisPosts } from '../scripts/eval/crisislex.ts';
 import { generateApiKey } from '../src/modules/accounts/index.ts';
 import { demoSignals, toIngestItem } from '../src/modules/signals/index.ts';
 import { compound } from '../src/modules/trends/index.ts';
@@ -106,6 +109,21 @@ function baseline(items: Item[], file: string, work: RowWork): number {
   const seconds = (performance.now() - started) / 1000;
   db.close();
   return items.length / seconds;
+}
+
+/**
+ * The last `count` of the shared real crisis posts (all 22 events, in time order) as ingest items, their times
+ * moved into the day before `now` in the same order (the service keeps 60 days; the posts are from 2012–2013).
+ */
+function realPosts(count: number, now: number): Item[] {
+  const posts = allCrisisPosts().slice(-count);
+  const spacing = (24 * 3_600_000) / Math.max(1, posts.length);
+  return posts.map((post, i) => ({
+    source: 'x',
+    external_id: post.id,
+    text: post.text,
+    observed_at: new Date(now - 60_000 - (posts.length - i) * spacing).toISOString(),
+  }));
 }
 
 /** Items as POST /api/signals bodies of BATCH signals (UTF-8, ready to send). */
@@ -246,11 +264,15 @@ export async function runIngestScenario(_settings: BenchSettings): Promise<numbe
   let concurrency: number;
   let rounds: number;
   let warmup: number;
+  let data: string;
   try {
     count = setting('BENCH_INGEST_SIGNALS', 50_000);
     concurrency = setting('BENCH_INGEST_CONCURRENCY', 4);
     rounds = setting('BENCH_INGEST_ROUNDS', 1);
     warmup = setting('BENCH_INGEST_WARMUP', 10_000, 0);
+    data = process.env.BENCH_INGEST_DATA?.trim() || 'demo';
+    if (data !== 'demo' && data !== 'crisislex-t26')
+      throw new Error(`BENCH_INGEST_DATA must be demo or crisislex-t26, not ${JSON.stringify(data)}`);
   } catch (error) {
     process.stderr.write(`bench: ${(error as Error).message}\n`);
     return 2;
@@ -260,18 +282,28 @@ export async function runIngestScenario(_settings: BenchSettings): Promise<numbe
   let target: Target | undefined;
   try {
     process.stdout.write(
-      `\nCrestwatch benchmark: ingest ${count.toLocaleString('en-US')} demo signals through POST /api/signals ` +
+      `\nCrestwatch benchmark: ingest ${data === 'demo' ? '' : 'at most '}${count.toLocaleString('en-US')} ` +
+        `${data === 'demo' ? 'demo signals' : 'real posts (CrisisLexT26)'} through POST /api/signals ` +
         `(batches of ${BATCH}, ${concurrency} in flight) until metrics are current; goals ≥ ` +
         `${GOAL_PER_SECOND.toLocaleString('en-US')}/s, ≥ ${GOAL_NLP_RATIO} × the NLP baseline, read p99 ≤ ` +
         `${GOAL_READ_P99_MS} ms\n`,
     );
-    progress('generating demo signals…');
     const now = Date.now();
-    let items: Item[] = [];
-    for (let hours = 24; items.length < count; hours *= 2) {
-      items = demoSignals({ seed: 11, from: now - hours * 3_600_000, to: now - 60_000 }).map(toIngestItem);
+    let items: Item[];
+    if (data === 'crisislex-t26') {
+      progress('reading the shared real posts (../shared/data/crisislex-t26)…');
+      items = realPosts(count, now);
+    } else {
+      progress('generating demo signals…');
+      items = [];
+      for (let hours = 24; items.length < count; hours *= 2) {
+        items = demoSignals({ seed: 11, from: now - hours * 3_600_000, to: now - 60_000 }).map(toIngestItem);
+      }
+      items = items.slice(-count);
     }
-    items = items.slice(-count);
+    const distinct = new Set(items.map((item) => `${titleOf(item) ?? ''}\n${textOf(item)}`)).size;
+    progress(`  ${items.length} signals, ${distinct} distinct texts`);
+    count = items.length;
     const bodies = batchBodies(items);
     // The warm-up: the same sources a week earlier (other ids, other hours).
     const weekAgo = now - 7 * 24 * 3_600_000;

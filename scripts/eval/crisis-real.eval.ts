@@ -33,7 +33,7 @@ import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { normaliseKey } from '../../src/modules/trends/index.ts';
 import { ManualClock } from '../../src/platform/clock.ts';
-import { CRISISLEX_DIR, parseCsv } from './crisislex.ts';
+import { CRISISLEX_DIR, parseCsv, postTime } from './crisislex.ts';
 import { insertEvalUser } from './eval-user.ts';
 
 const MIN = 60_000;
@@ -64,9 +64,6 @@ interface EventData {
   posts: Post[];
 }
 
-/** A post id's time (the data's README): UTC ms = (id >> 22) + 1288834974657. */
-const timeOf = (id: string) => Number((BigInt(id) >> 22n) + 1288834974657n);
-
 function loadEvent(folder: string): EventData {
   const dir = path.join(DATA, folder);
   const desc = JSON.parse(fs.readFileSync(path.join(dir, `${folder}-event_description.json`), 'utf8'));
@@ -81,7 +78,7 @@ function loadEvent(folder: string): EventData {
     const label = r[4].trim();
     // "Not applicable" posts were not judged (many are about the crisis in another language): left out.
     if (label === 'Not applicable') continue;
-    posts.push({ id, at: timeOf(id), text: r[1], related: label.startsWith('Related') });
+    posts.push({ id, at: postTime(id), text: r[1], related: label.startsWith('Related') });
   }
   posts.sort((a, b) => a.at - b.at || (a.id < b.id ? -1 : 1));
   return {

@@ -1,5 +1,6 @@
 // The shared CrisisLexT26 posts (../shared/data/crisislex-t26, read at run time, never copied) for the evaluations
 // that replay or read them.
+import fs from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
@@ -37,4 +38,28 @@ export function parseCsv(text: string): string[][] {
     rows.push(row);
   }
   return rows;
+}
+
+/** A post id's time (the data's README): UTC ms = (id >> 22) + 1288834974657. */
+export const postTime = (id: string) => Number((BigInt(id) >> 22n) + 1288834974657n);
+
+/** Every event folder's labelled posts (id, time, text), each id once, in time order. */
+export function allCrisisPosts(): { id: string; at: number; text: string }[] {
+  const posts: { id: string; at: number; text: string }[] = [];
+  const seen = new Set<string>();
+  const folders = fs
+    .readdirSync(CRISISLEX_DIR, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
+  for (const folder of folders) {
+    const file = path.join(CRISISLEX_DIR, folder, `${folder}-tweets_labeled.csv`);
+    for (const row of parseCsv(fs.readFileSync(file, 'utf8')).slice(1)) {
+      const id = row[0]?.trim() ?? '';
+      if (!/^\d+$/.test(id) || (row[1] ?? '').trim() === '' || seen.has(id)) continue;
+      seen.add(id);
+      posts.push({ id, at: postTime(id), text: row[1]! });
+    }
+  }
+  return posts.sort((a, b) => a.at - b.at || (a.id < b.id ? -1 : 1));
 }

@@ -1290,12 +1290,36 @@ function lexiconScores(input: CategoriseInput): Float64Array {
   }
   for (const text of (input.texts ?? []).slice(0, MAX_TEXTS)) {
     if (typeof text !== 'string') continue;
-    const tokens = normaliseTokens(text.length > MAX_TEXT_CHARS ? text.slice(0, MAX_TEXT_CHARS) : text);
-    // Each term counts once per text, so one long text cannot outvote the rest.
-    const grams = new Set(ngrams(tokens, maxTermWords));
-    for (const gram of grams) addHits(scores, gram, TEXT);
+    const hits = textHits(text.length > MAX_TEXT_CHARS ? text.slice(0, MAX_TEXT_CHARS) : text);
+    for (let i = 0; i < hits.length; i += 2) scores[hits[i]!] += hits[i + 1]!;
   }
   return scores;
+}
+
+const TEXT_HITS = new Map<string, readonly number[]>();
+/** Texts whose hits are remembered (at most MAX_TEXT_CHARS each): a few MB. */
+const TEXT_HITS_KEPT = 4096;
+
+/**
+ * A text's lexicon hits summed by category, as [index, weight, index, weight, …]. Remembered for the last few
+ * thousand texts: a batch categorises each new trend over its sample texts, and a post naming five new trends
+ * was read five times (on real posts that reading was most of the API thread's work per signal). Weights are
+ * whole numbers, so the sums are exact in any order.
+ */
+function textHits(text: string): readonly number[] {
+  let hits = TEXT_HITS.get(text);
+  if (hits !== undefined) return hits;
+  const sums = new Map<number, number>();
+  // Each term counts once per text, so one long text cannot outvote the rest.
+  for (const gram of new Set(ngrams(normaliseTokens(text), maxTermWords))) {
+    for (const hit of LEXICON.get(gram) ?? []) {
+      sums.set(hit.index, (sums.get(hit.index) ?? 0) + hit.weight * TEXT);
+    }
+  }
+  hits = [...sums].flat();
+  if (TEXT_HITS.size >= TEXT_HITS_KEPT) TEXT_HITS.clear();
+  TEXT_HITS.set(text, hits);
+  return hits;
 }
 
 /** Index of the best score ≥ MIN_SCORE among `candidates` (taxonomy order breaks ties), or undefined. */

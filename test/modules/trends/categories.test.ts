@@ -170,6 +170,23 @@ describe('categorise', () => {
     );
   });
 
+  test('a text read again (for another trend, or after thousands of others) weighs exactly as the first time', () => {
+    const football = 'Bukayo Saka scores twice as Arsenal go top of the Premier League';
+    const quake = 'A magnitude 6.2 earthquake struck near Tokyo, no tsunami warning';
+    const first = categorise({ key: key('Bukayo Saka'), texts: [football, 'What a goal'] });
+    // Other keys over the same texts: each key's own evidence still counts, the texts' as before.
+    assert.equal(categorise({ key: key('bitcoin'), texts: [football] }), 'Business & Finance/Crypto');
+    assert.equal(categorise({ key: key('Tokyo'), texts: [quake] }), 'Crisis & Safety/Natural Disasters');
+    // More distinct texts than are remembered, then the first texts again.
+    for (let i = 0; i < 5000; i++)
+      categorise({ key: key(`Quenby ${i}`), texts: [`plain words ${i} and more`] });
+    assert.equal(categorise({ key: key('Bukayo Saka'), texts: [football, 'What a goal'] }), first);
+    assert.equal(
+      categorise({ key: key('Tokyo'), texts: [quake, quake] }),
+      'Crisis & Safety/Natural Disasters',
+    );
+  });
+
   test("a team's numbered games are not video games", () => {
     assert.notEqual(
       categorise({
