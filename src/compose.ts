@@ -226,8 +226,8 @@ export async function composeServices(input: CompositionInput): Promise<Composit
         .catch((error) => log.warn({ err: error }, 'trend updates not published'));
     },
   });
-  const crisisDetector = new CrisisDetector(new CrisisStore(db), events, clock, config);
-  const crisis = new CrisisService(new CrisisStore(db), crisisDetector, clock, config);
+  const crisisDetector = new CrisisDetector(new CrisisStore(db, dialect), events, clock, config);
+  const crisis = new CrisisService(new CrisisStore(db, dialect), crisisDetector, clock, config);
   const engine = new TrendEngine(trendProcessor, recomputer, trendsStore, clock, {
     retention: config.retention,
     pruneSignals: (before) => signalsStore.pruneProcessedBefore(before),

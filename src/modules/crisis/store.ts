@@ -3,6 +3,8 @@
 
 import { type Insertable, type Selectable, type SqlBool, sql, type Updateable } from 'kysely';
 import type { DB } from '../../database.ts';
+import type { Dialect } from '../../platform/db/index.ts';
+import { insertLockKey } from '../../platform/db/insert-locks.ts';
 import { containsPattern, likeEscape } from '../../platform/db/like.ts';
 import type {
   CrisisEventsTable,
@@ -50,8 +52,14 @@ interface ListFilter {
 
 const CHUNK = 200;
 
+/** How long the crisis detector waits for signal inserts under way before it reads no new signals this pass. */
+const SETTLE_LOCK_TIMEOUT = '2s';
+
 export class CrisisStore {
-  constructor(private readonly db: DB) {}
+  constructor(
+    private readonly db: DB,
+    private readonly dialect: Dialect,
+  ) {}
 
   transaction<T>(fn: (trx: DB) => Promise<T>): Promise<T> {
     return this.db.transaction().execute(fn);
@@ -84,11 +92,39 @@ export class CrisisStore {
     return row?.m === null || row?.m === undefined ? 0 : Number(row.m);
   }
 
-  signalsAfter(id: number, limit: number): Promise<SignalRow[]> {
+  /**
+   * The highest signal id with no insert of a lower one still under way, or null when that cannot be known now.
+   * SQLite hands ids out in commit order (one writer). PostgreSQL hands them out at insert, so a lower id can
+   * commit after a higher one: there the id is read holding the signal-inserts lock exclusive, which waits for
+   * the inserts under way to commit (at most SETTLE_LOCK_TIMEOUT; null then) and holds new ones back for that
+   * one read.
+   */
+  async settledSignalId(): Promise<number | null> {
+    if (this.dialect === 'sqlite') return this.maxSignalId();
+    try {
+      return await this.db.transaction().execute(async (trx) => {
+        await sql`set local lock_timeout = ${sql.lit(SETTLE_LOCK_TIMEOUT)}`.execute(trx);
+        await sql`select pg_advisory_xact_lock(${sql.raw(insertLockKey('signals'))})`.execute(trx);
+        const row = await trx
+          .selectFrom('signals')
+          .select((eb) => eb.fn.max('id').as('m'))
+          .executeTakeFirst();
+        return row?.m === null || row?.m === undefined ? 0 : Number(row.m);
+      });
+    } catch (error) {
+      // lock_not_available: an insert transaction held its lock that long.
+      if ((error as { code?: string }).code === '55P03') return null;
+      throw error;
+    }
+  }
+
+  /** Signals after id `id` up to id `through`, in id order, at most `limit`. */
+  signalsAfter(id: number, through: number, limit: number): Promise<SignalRow[]> {
     return this.db
       .selectFrom('signals')
       .select(['id', 'source', 'external_id', 'text', 'title', 'url', 'author', 'engagement', 'observed_at'])
       .where('id', '>', id)
+      .where('id', '<=', through)
       .orderBy('id')
       .limit(limit)
       .execute();

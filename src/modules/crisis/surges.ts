@@ -209,6 +209,8 @@ export class SurgeDetector {
   private readonly reads = new Map<number, { alarm: Alarm; domains: string[] }>();
   /** What a post mentioning several keys of one subject reads as for all of them (by signal and keys). */
   private readonly pooledAlarms = new Map<string, Alarm>();
+  /** The highest signal id last known settled (store.ts `settledSignalId`). */
+  private settled = 0;
 
   constructor(
     private readonly store: CrisisStore,
@@ -287,8 +289,11 @@ export class SurgeDetector {
         byFirst.set(entry, list);
       }
     }
+    // Read no further than the inserts that have ended: a later commit of a lower id must not be skipped.
+    const settled = (await this.store.settledSignalId()) ?? this.settled;
+    this.settled = settled;
     for (let batch = 0; batch < MAX_BATCHES_PER_PASS; batch++) {
-      const signals = await this.store.signalsAfter(cursor, BATCH);
+      const signals = await this.store.signalsAfter(cursor, settled, BATCH);
       if (signals.length === 0) break;
       const mentions = signals.flatMap((s) => this.mentionsOf(s, byFirst));
       await this.store.insertMentions(mentions);

@@ -4,6 +4,7 @@ import type { Config } from '../../config.ts';
 import type { DB } from '../../database.ts';
 import { type Clock, isoString } from '../../platform/clock.ts';
 import { dayRange } from '../../platform/dates.ts';
+import type { Dialect } from '../../platform/db/index.ts';
 import { badRequest } from '../../platform/errors.ts';
 import { oneParameter } from '../../platform/query.ts';
 import { type CrisisService, CrisisStore, FRESHNESS_WINDOWS_MS } from '../crisis/index.ts';
@@ -47,6 +48,7 @@ interface ReportsDeps {
   config: Pick<Config, 'defaultCountry'>;
   clock: Clock;
   db: DB;
+  dialect: Dialect;
   trends: Pick<TrendsService, 'compute'>;
   crisis: Pick<CrisisService, 'list'>;
   signals: Pick<SignalsService, 'recentWithLinks'>;
@@ -165,7 +167,7 @@ export class ReportsService {
     this.demo = new DemoSignals({
       clock: deps.clock,
       signals: deps.signals,
-      hazards: new CrisisStore(deps.db),
+      hazards: new CrisisStore(deps.db, deps.dialect),
       freshnessWindows: FRESHNESS_WINDOWS_MS,
     });
   }

@@ -2,6 +2,7 @@
 
 import { CompiledQuery, type Insertable, type Transaction } from 'kysely';
 import type { Database, DB, Executor } from '../../database.ts';
+import { insertLockKey } from '../../platform/db/insert-locks.ts';
 import { powerOfTwoParts } from '../../platform/db/rows.ts';
 import type { SignalsTable } from './tables.ts';
 
@@ -41,8 +42,19 @@ export class SignalsStore {
     this.numbered = db.selectFrom('signals').select('id').where('id', '=', 0).compile().sql.includes('$1');
   }
 
+  /**
+   * A transaction to insert signals in. On PostgreSQL it first takes the signal-inserts lock shared until it ends
+   * (platform/db/insert-locks.ts), so that a reader taking it exclusive knows no insert is under way.
+   */
   transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute(work);
+    return this.db.transaction().execute(async (trx) => {
+      if (this.numbered) {
+        await trx.executeQuery(
+          CompiledQuery.raw(`select pg_advisory_xact_lock_shared(${insertLockKey('signals')})`),
+        );
+      }
+      return work(trx);
+    });
   }
 
   /**

@@ -1,6 +1,7 @@
 // Social surges through the real app: independent evidence on one platform, copy-paste storms, fast windows.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { SignalsStore } from '../../../src/modules/signals/index.ts';
 import { ManualClock } from '../../../src/platform/clock.ts';
 import { buildTestApp, call, createUser, type TestContext } from '../../helpers/app.ts';
 
@@ -44,7 +45,7 @@ describe('social surges: independent evidence, crisis language, sliding windows'
   before(async () => {
     ctx = await buildTestApp({ clock });
     user = await createUser(ctx, 'enterprise');
-    for (const keyword of ['Borealis', 'Copycat', 'Quickfire', 'Solowave']) {
+    for (const keyword of ['Borealis', 'Copycat', 'Quickfire', 'Solowave', 'Latewave']) {
       const res = await call(ctx.app, 'POST', '/api/user/interests', { key: user.key, body: { keyword } });
       assert.equal(res.statusCode, 201, res.body);
     }
@@ -145,6 +146,70 @@ describe('social surges: independent evidence, crisis language, sliding windows'
       await ctx.app.services.engine.tick();
       assert.equal((await events(ctx, user.key, 'solowave')).length, minute < 5 ? 0 : 1, `minute ${minute}`);
     }
+  });
+
+  it('reads a signal whose insert commits after a later one (PostgreSQL hands out ids before commit)', async (t) => {
+    if (ctx.app.services.dialect !== 'postgres') return t.skip('SQLite hands out ids in commit order');
+    const db = ctx.app.services.db;
+    const texts = reports('Latewave', 2);
+    const item = (i: number) => ({
+      source: 'x',
+      external_id: `latewave-${i}`,
+      text: texts[i]!,
+      author: `late${i}`,
+      observed_at: new Date(clock.now() - MIN).toISOString(),
+    });
+    // A first batch takes its id through the ingest path and stays uncommitted while a second one commits.
+    let commit!: () => void;
+    const committing = new Promise<void>((resolve) => {
+      commit = resolve;
+    });
+    let inserted!: () => void;
+    const insertedFirst = new Promise<void>((resolve) => {
+      inserted = resolve;
+    });
+    const store = new SignalsStore(db);
+    const held = store.transaction(async (trx) => {
+      const first = item(0);
+      await store.insertNew(
+        [
+          {
+            ...first,
+            observed_at: Date.parse(first.observed_at),
+            received_at: clock.now(),
+            processed_at: null,
+          },
+        ],
+        trx,
+      );
+      inserted();
+      await committing;
+    });
+    await insertedFirst;
+    await ingest(ctx, [item(1)]);
+    const mentioned = async () =>
+      (
+        await db
+          .selectFrom('crisis_mentions')
+          .select('signal_id')
+          .where('key', '=', 'latewave')
+          .orderBy('signal_id')
+          .execute()
+      ).map((m) => m.signal_id);
+    // While the first insert is under way the detector reads neither (it waits, then leaves them for a later pass).
+    await ctx.app.services.engine.tick();
+    assert.deepEqual(await mentioned(), []);
+    commit();
+    await held;
+    await ctx.app.services.engine.tick();
+    const ids = await db
+      .selectFrom('signals')
+      .select('id')
+      .where('external_id', 'in', ['latewave-0', 'latewave-1'])
+      .orderBy('external_id')
+      .execute();
+    assert.ok(ids[0]!.id < ids[1]!.id, 'the uncommitted batch holds the lower id');
+    assert.deepEqual(await mentioned(), [ids[0]!.id, ids[1]!.id]);
   });
 });
 
