@@ -508,30 +508,57 @@ export class TrendsStore {
 
   /** Marks trends seen since `since` (ms) as out of date: time moved their windows. */
   async markSeenSinceDirty(since: number): Promise<void> {
-    await this.db
-      .updateTable('trends')
-      .set((eb) => ({ dirty: eb('dirty', '+', 1) }))
-      .where('last_seen_at', '>=', since)
-      .execute();
+    await this.markDirtyWhere((eb) => eb('last_seen_at', '>=', since));
   }
 
   /** Marks trends with mentions in the last hour as out of date: their velocity_1h slides every minute. */
   async markRecentlyActiveDirty(): Promise<void> {
-    await this.db
-      .updateTable('trends')
-      .set((eb) => ({ dirty: eb('dirty', '+', 1) }))
-      .where('id', 'in', (eb) =>
+    await this.markDirtyWhere((eb) =>
+      eb(
+        'id',
+        'in',
         eb
           .selectFrom('trend_metrics')
           .select('trend_id')
           .where('period', '=', '24h')
           .where('velocity_1h', '>', 0),
+      ),
+    );
+  }
+
+  /**
+   * Adds one to the change counter of the trends `which` selects. On PostgreSQL the rows are locked in id order
+   * first: every writer of trend rows locks them in id order (the processor upserts known trends by id, see
+   * processor.ts), so two instances' passes never wait on each other in a cycle.
+   */
+  private async markDirtyWhere(which: (eb: ExpressionBuilder<Database, 'trends'>) => Expression<SqlBool>) {
+    await this.db
+      .updateTable('trends')
+      .set((eb) => ({ dirty: eb('dirty', '+', 1) }))
+      .$if(this.dialect !== 'postgres', (qb) => qb.where(which))
+      .$if(this.dialect === 'postgres', (qb) =>
+        qb.where('id', 'in', (eb) =>
+          eb.selectFrom('trends').select('id').where(which).orderBy('id').forUpdate(),
+        ),
       )
       .execute();
   }
 
   /** Clears the change counter of trends whose counter is still what was read (no change since). */
   async clearDirty(read: { id: number; dirty: number }[], trx: Executor = this.db): Promise<void> {
+    if (this.dialect === 'postgres') {
+      // Locked in id order before the updates by counter value, which would take them out of order.
+      const ids = read.map((r) => r.id).sort((a, b) => a - b);
+      for (const part of chunks(ids)) {
+        await trx
+          .selectFrom('trends')
+          .select('id')
+          .where('id', 'in', part)
+          .orderBy('id')
+          .forUpdate()
+          .execute();
+      }
+    }
     const byValue = new Map<number, number[]>();
     for (const { id, dirty } of read) {
       const ids = byValue.get(dirty) ?? [];

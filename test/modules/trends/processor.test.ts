@@ -320,6 +320,61 @@ describe('trend processing', () => {
     assert.ok(hourly.every((row) => Number(row.mentions) === 2));
   });
 
+  test('a batch upserts known trends in id order, then new ones in key order (the order rows are locked in)', async () => {
+    const signal = (id: string, keyword: string) => ({
+      source: 'news',
+      external_id: id,
+      text: `${keyword} report`,
+      keywords: [keyword],
+      observed_at: '2026-11-21T10:20:00Z',
+    });
+    // Three trends stored in this order (ascending ids), then a batch naming them backwards among new keys.
+    await ingest([
+      signal('lock-1', 'larkspur one'),
+      signal('lock-2', 'larkspur two'),
+      signal('lock-3', 'larkspur three'),
+    ]);
+    await ctx.app.services.trendProcessor.drain();
+    await ingest([
+      signal('lock-4', 'larkspur zeta'),
+      signal('lock-5', 'larkspur three'),
+      signal('lock-6', 'larkspur alpha'),
+      signal('lock-7', 'larkspur two'),
+      signal('lock-8', 'larkspur one'),
+    ]);
+    const { db, dialect } = ctx.app.services;
+    const store = new TrendsStore(db, dialect);
+    const upsert = store.upsertTrends.bind(store);
+    let order: string[] = [];
+    store.upsertTrends = (rows, trx) => {
+      order = rows.map((r) => r.key);
+      return upsert(rows, trx);
+    };
+    await new TrendProcessor(store, clock).drain();
+    const named = new Set([
+      'larkspur one',
+      'larkspur two',
+      'larkspur three',
+      'larkspur alpha',
+      'larkspur zeta',
+    ]);
+    const known = await db
+      .selectFrom('trends')
+      .select(['key', 'id'])
+      .where('key', 'in', ['larkspur one', 'larkspur two', 'larkspur three'])
+      .orderBy('id')
+      .execute();
+    // Stored in key order by the first batch: one, three, two.
+    assert.deepEqual(
+      known.map((t) => t.key),
+      ['larkspur one', 'larkspur three', 'larkspur two'],
+    );
+    assert.deepEqual(
+      order.filter((k) => named.has(k)),
+      ['larkspur one', 'larkspur three', 'larkspur two', 'larkspur alpha', 'larkspur zeta'],
+    );
+  });
+
   test('a batch that mentions a trend only by its title does not read its surface forms again', async () => {
     const signal = (id: string, word: string) => ({
       source: 'news',
