@@ -84,8 +84,8 @@ export class CrisisStore {
       .execute();
   }
 
-  async maxSignalId(): Promise<number> {
-    const row = await this.db
+  async maxSignalId(executor: DB = this.db): Promise<number> {
+    const row = await executor
       .selectFrom('signals')
       .select((eb) => eb.fn.max('id').as('m'))
       .executeTakeFirst();
@@ -105,11 +105,7 @@ export class CrisisStore {
       return await this.db.transaction().execute(async (trx) => {
         await sql`set local lock_timeout = ${sql.lit(SETTLE_LOCK_TIMEOUT)}`.execute(trx);
         await sql`select pg_advisory_xact_lock(${sql.raw(insertLockKey('signals'))})`.execute(trx);
-        const row = await trx
-          .selectFrom('signals')
-          .select((eb) => eb.fn.max('id').as('m'))
-          .executeTakeFirst();
-        return row?.m === null || row?.m === undefined ? 0 : Number(row.m);
+        return this.maxSignalId(trx);
       });
     } catch (error) {
       // lock_not_available: an insert transaction held its lock that long.
