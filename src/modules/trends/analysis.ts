@@ -1,11 +1,12 @@
 // The CPU-heavy part of turning signals into trend mentions: candidate extraction (wink-nlp's tokens), VADER
-// sentiment with the complaint layer (sentiment.ts mentionScore) and the text fingerprint evidence weighting
-// folds copy-paste with (evidence.ts). Pure, so it runs the same in the main thread and in worker threads
+// sentiment with the complaint layer (sentiment.ts mentionScore), the text fingerprint evidence weighting
+// folds copy-paste with (evidence.ts), and the lexicon hits that categorise a new trend (categories.ts). Pure, so it runs the same in the main thread and in worker threads
 // (nlp-pool.ts).
 //
 // A batch's result is a few arrays rather than an object per signal and candidate: it crosses between threads
 // as one structured clone, and each distinct key and surface form is one string however often the batch
 // mentions it, so the thread that writes the batch has little to unpack and little garbage to collect.
+import { sampleTextHits, type TextHits } from './categories.ts';
 import { signalFingerprint } from './evidence.ts';
 import { type CandidateType, extractCandidates, type SignalText } from './extraction.ts';
 import { mentionScore } from './sentiment.ts';
@@ -30,6 +31,14 @@ export interface BatchAnalysis {
   scores: Float64Array;
   /** Per signal: signalFingerprint of title + text (0 without candidates). */
   fingerprints: Uint32Array;
+  /**
+   * Per signal: 1 when its text's lexicon hits were worked out (categories.ts `sampleTextHits`), which they are
+   * for a signal naming a key this thread had not seen in an earlier batch: likely a new trend, which is
+   * categorised over its signals' texts. They are hits[hitOffsets[i] … hitOffsets[i + 1]).
+   */
+  hitsKnown: Uint8Array;
+  hitOffsets: Uint32Array;
+  hits: Int32Array;
 }
 
 /** Builds a BatchAnalysis, interning keys and surface forms. */
@@ -44,6 +53,9 @@ class AnalysisBuilder {
   private readonly offsets: number[] = [0];
   private readonly scores: number[] = [];
   private readonly fingerprints: number[] = [];
+  private readonly hitsKnown: number[] = [];
+  private readonly hitOffsets: number[] = [0];
+  private readonly hits: number[] = [];
 
   private intern(value: string, index: Map<string, number>, list: string[]): number {
     let at = index.get(value);
@@ -61,11 +73,14 @@ class AnalysisBuilder {
     this.candidateTypes.push(type);
   }
 
-  /** Ends a signal whose candidates were added. */
-  signal(score: number, fingerprint: number): void {
+  /** Ends a signal whose candidates were added; `hits` are its text's lexicon hits when worked out. */
+  signal(score: number, fingerprint: number, hits: TextHits | null): void {
     this.offsets.push(this.candidateKeys.length);
     this.scores.push(score);
     this.fingerprints.push(fingerprint);
+    this.hitsKnown.push(hits === null ? 0 : 1);
+    if (hits !== null) for (let i = 0; i < hits.length; i++) this.hits.push(hits[i]!);
+    this.hitOffsets.push(this.hits.length);
   }
 
   build(): BatchAnalysis {
@@ -78,25 +93,47 @@ class AnalysisBuilder {
       candidateTypes: Uint8Array.from(this.candidateTypes),
       scores: Float64Array.from(this.scores),
       fingerprints: Uint32Array.from(this.fingerprints),
+      hitsKnown: Uint8Array.from(this.hitsKnown),
+      hitOffsets: Uint32Array.from(this.hitOffsets),
+      hits: Int32Array.from(this.hits),
     };
   }
 }
 
-export function analyseBatch(signals: readonly SignalText[]): BatchAnalysis {
+/** Keys a thread remembers having analysed (`analyseBatch`'s seenKeys); past it the memory starts again. */
+const SEEN_KEYS_KEPT = 200_000;
+
+/**
+ * Analyses a batch. With `seenKeys` (the keys of the thread's earlier batches, which it adds this batch's to),
+ * lexicon hits are worked out only for signals naming a key not in it; without it, for every signal with
+ * candidates.
+ */
+export function analyseBatch(signals: readonly SignalText[], seenKeys?: Set<string>): BatchAnalysis {
   const out = new AnalysisBuilder();
   for (const signal of signals) {
     const candidates = extractCandidates(signal);
     if (candidates.length === 0) {
-      out.signal(0, 0);
+      out.signal(0, 0, null);
       continue;
     }
-    for (const c of candidates) out.candidate(c.key, c.surface, TYPE_CODE[c.type]);
+    let unseen = false;
+    for (const c of candidates) {
+      out.candidate(c.key, c.surface, TYPE_CODE[c.type]);
+      if (seenKeys === undefined || !seenKeys.has(c.key)) unseen = true;
+    }
     out.signal(
       mentionScore(signal.title ? `${signal.title}. ${signal.text}` : signal.text),
       signalFingerprint(signal.text, signal.title),
+      // Worked out here, where the text was just read and the thread has time, not where the batch is written.
+      unseen ? sampleTextHits(signal.text) : null,
     );
   }
-  return out.build();
+  const analysis = out.build();
+  if (seenKeys !== undefined) {
+    if (seenKeys.size + analysis.keys.length > SEEN_KEYS_KEPT) seenKeys.clear();
+    for (const key of analysis.keys) seenKeys.add(key);
+  }
+  return analysis;
 }
 
 /** The analyses of consecutive parts of a batch as one (what analyseBatch gives the whole batch). */
@@ -112,7 +149,11 @@ export function joinAnalyses(parts: readonly BatchAnalysis[]): BatchAnalysis {
           part.candidateTypes[c]!,
         );
       }
-      out.signal(part.scores[i]!, part.fingerprints[i]!);
+      out.signal(
+        part.scores[i]!,
+        part.fingerprints[i]!,
+        part.hitsKnown[i] ? part.hits.subarray(part.hitOffsets[i]!, part.hitOffsets[i + 1]!) : null,
+      );
     }
   }
   return out.build();

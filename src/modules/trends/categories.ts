@@ -41,8 +41,13 @@ interface CategoriseInput {
   surfaceForms?: readonly string[];
   /** A sample of signal texts; only the first 20 (1,000 chars each) are read. */
   texts?: readonly string[];
+  /** Lexicon hits of some of those texts, worked out already (`sampleTextHits`, in an NLP thread). */
+  knownHits?: ReadonlyMap<string, TextHits>;
   hints?: CategoryHints | null;
 }
+
+/** A text's lexicon hits summed by category, as [index, weight, index, weight, …]. */
+export type TextHits = ArrayLike<number>;
 
 export const FALLBACK_CATEGORY = 'General/Other';
 
@@ -1290,10 +1295,19 @@ function lexiconScores(input: CategoriseInput): Float64Array {
   }
   for (const text of (input.texts ?? []).slice(0, MAX_TEXTS)) {
     if (typeof text !== 'string') continue;
-    const hits = textHits(text.length > MAX_TEXT_CHARS ? text.slice(0, MAX_TEXT_CHARS) : text);
+    const hits = input.knownHits?.get(text) ?? sampleTextHits(text);
     for (let i = 0; i < hits.length; i += 2) scores[hits[i]!] += hits[i + 1]!;
   }
   return scores;
+}
+
+/**
+ * The lexicon hits of a sample text as categorisation reads it (its first 1,000 characters). Pure: the NLP
+ * threads work them out for the texts of signals naming a key they had not seen, so the thread that writes a
+ * batch does not read those texts again to categorise the new trends (`CategoriseInput.knownHits`).
+ */
+export function sampleTextHits(text: string): TextHits {
+  return textHits(text.length > MAX_TEXT_CHARS ? text.slice(0, MAX_TEXT_CHARS) : text);
 }
 
 const TEXT_HITS = new Map<string, readonly number[]>();

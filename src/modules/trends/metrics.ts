@@ -104,7 +104,8 @@ function checkPeriod(periodHours: number): void {
 function windowSum(hourly: readonly number[], periodHours: number, offset: number): number {
   const end = hourly.length - offset * periodHours; // exclusive
   let s = 0;
-  for (let i = end - periodHours; i < end; i++) s += at(hourly, i);
+  // Only the hours the array holds: those before its start count 0 (a new trend's series is a few hours long).
+  for (let i = Math.max(0, end - periodHours); i < end; i++) s += hourly[i]!;
   return s;
 }
 
@@ -150,8 +151,10 @@ export function averageVelocity(current: number, periodHours: number): number {
 export function trendStability(hourly: readonly number[], periodHours: number): number {
   checkPeriod(periodHours);
   const mean = windowSum(hourly, periodHours, 0) / periodHours;
-  let squares = 0;
-  for (let i = hourly.length - periodHours; i < hourly.length; i++) squares += (at(hourly, i) - mean) ** 2;
+  // The hours before the array's start are zeros: each adds mean².
+  const start = Math.max(0, hourly.length - periodHours);
+  let squares = (periodHours - (hourly.length - start)) * mean ** 2;
+  for (let i = start; i < hourly.length; i++) squares += (hourly[i]! - mean) ** 2;
   return round(Math.sqrt(squares / periodHours), 2);
 }
 
@@ -171,7 +174,9 @@ export function overallTrend(growthPct: number | null, current: number): Overall
 
 /** velocity_1h = Σ of the last 60 minute counts (mentions in the last 60 minutes). */
 export function velocity1h(minuteCounts: readonly number[]): number {
-  return sum(minuteCounts.slice(-60));
+  let s = 0;
+  for (let i = Math.max(0, minuteCounts.length - 60); i < minuteCounts.length; i++) s += minuteCounts[i]!;
+  return s;
 }
 
 /** Exponentially weighted mean, seeded with the first value: m₀ = v₀, mᵢ = α·vᵢ + (1 − α)·mᵢ₋₁. */
@@ -373,7 +378,8 @@ export function lifecycleStage(signals: LifecycleSignals): LifecycleStage {
   const n = hourly.length;
   const h1 = at(hourly, n - 2);
   let peak = x;
-  for (let i = n - periodHours; i <= n - 2; i++) peak = Math.max(peak, at(hourly, i));
+  // Counts are never negative: the hours before the array's start (zeros) cannot raise the peak.
+  for (let i = Math.max(0, n - periodHours); i <= n - 2; i++) peak = Math.max(peak, hourly[i]!);
   if (overallTrend(g, current) === 'growing' && peak > 0 && h1 >= C.peakingNearMaxRatio * peak && x <= h1) {
     return 'peaking';
   }
@@ -411,6 +417,14 @@ export function formatSentiment(mean: number | null): string | null {
 }
 
 /**
+ * Whether `side` mentions of `count` are a clear majority over `other`. Shares are compared as integers
+ * (side × 100 ≥ 55 × count): 0.3 × 10 is 3.0000000000000004 in floating point. 1.5 × an integer is exact.
+ */
+function clearMajority(side: number, other: number, count: number): boolean {
+  return side * 100 >= C.majorityMinSharePct * count && side > C.majorityMinRatio * other;
+}
+
+/**
  * sentiment_category from the shares of positive and negative mentions, then the unrounded mean
  * m = sum / count (docs/metrics.md has the table). The first rule that holds:
  * neutral when count = 0; negative when negative mentions are a clear majority (≥ 55 % of count and more
@@ -419,12 +433,8 @@ export function formatSentiment(mean: number | null): string | null {
  */
 export function sentimentCategory(s: SentimentSums): SentimentCategory {
   if (s.count <= 0) return 'neutral';
-  // Shares compared as integers (positive × 100 ≥ 30 × count): 0.3 × 10 is 3.0000000000000004 in floating
-  // point. 1.5 × an integer is exact.
-  const clear = (side: number, other: number) =>
-    side * 100 >= C.majorityMinSharePct * s.count && side > C.majorityMinRatio * other;
-  if (clear(s.negative, s.positive)) return 'negative';
-  if (clear(s.positive, s.negative)) return 'positive';
+  if (clearMajority(s.negative, s.positive, s.count)) return 'negative';
+  if (clearMajority(s.positive, s.negative, s.count)) return 'positive';
   const minShare = C.mixedMinSharePct * s.count;
   if (s.positive * 100 >= minShare && s.negative * 100 >= minShare) return 'mixed';
   const mean = s.sum / s.count;
@@ -441,6 +451,13 @@ interface PlatformShares {
   counts: Record<string, number>;
   /** count / total rounded to 4 decimals; the rounding remainder goes to the largest platform. */
   shares: Record<string, number>;
+}
+
+/** Mentions per platform, negative or non-finite counts read as 0 (own properties: "__proto__" is a plain key). */
+function platformCounts(countsByPlatform: Readonly<Record<string, number>>): Record<string, number> {
+  return Object.fromEntries(
+    Object.entries(countsByPlatform).map(([name, c]) => [name, Number.isFinite(c) && c > 0 ? c : 0]),
+  );
 }
 
 /**
@@ -507,22 +524,28 @@ export interface TrendMetrics {
   platforms: Record<string, number>;
 }
 
+/** The hours of `series` (ending at hour `endHour`) from `firstHour` on; all of it when firstHour is null. */
+function knownHours(series: readonly number[], endHour: number, firstHour: number | null): readonly number[] {
+  if (firstHour === null) return series;
+  const start = Math.max(0, series.length - 1 - (endHour - firstHour));
+  return start === 0 ? series : series.slice(start);
+}
+
 /** Every TrendItem metric for one trend from one input; see the functions above for each formula. */
 export function computeTrendMetrics(input: TrendMetricsInput): TrendMetrics {
   const { periodHours } = input;
   // Hours before the trend was first seen are "no data", not "no mentions": dropping them keeps the velocity
   // baseline from reading a new trend's empty past weeks as zeros. Sums are unchanged (missing counts 0).
   const firstHour = input.firstSeenAt === null ? null : hourIndex(input.firstSeenAt);
-  const known = (series: readonly number[]) =>
-    firstHour === null ? series : series.slice(Math.max(0, series.length - 1 - (input.endHour - firstHour)));
-  const hourly = known(input.hourly);
+  const hourly = knownHours(input.hourly, input.endHour, firstHour);
   const current = volume(hourly, periodHours);
   const previous = previousVolume(hourly, periodHours);
   const g = growth(current, previous);
   const lastHour =
     input.minuteCounts === undefined ? at(hourly, hourly.length - 1) : velocity1h(input.minuteCounts);
   // Velocity reads evidence (independent posts), volumes read mentions.
-  const evidence = input.evidence === undefined ? hourly : known(input.evidence);
+  const evidence =
+    input.evidence === undefined ? hourly : knownHours(input.evidence, input.endHour, firstHour);
   let lastHourEvidence = lastHour;
   if (input.evidenceMinutes !== undefined) lastHourEvidence = velocity1h(input.evidenceMinutes);
   else if (input.evidence !== undefined) lastHourEvidence = at(evidence, evidence.length - 1);
@@ -552,7 +575,7 @@ export function computeTrendMetrics(input: TrendMetricsInput): TrendMetrics {
     // From the unrounded mean, so the string is one rounding of sum / count.
     sentiment: formatSentiment(s.count > 0 ? s.sum / s.count : null),
     sentiment_category: sentimentCategory(s),
-    platforms: platformShare(input.platforms).counts,
+    platforms: platformCounts(input.platforms),
   };
 }
 

@@ -23,8 +23,11 @@ const WARM_UP_SIGNAL: SignalText = {
 };
 
 export class InProcessNlp implements NlpPool {
+  /** Keys analysed before (analysis.ts `analyseBatch`), as each worker thread keeps its own. */
+  private readonly seenKeys = new Set<string>();
+
   async analyse(signals: SignalText[]): Promise<BatchAnalysis> {
-    return analyseBatch(signals);
+    return analyseBatch(signals, this.seenKeys);
   }
 
   /** Analysis in the calling thread loads the model with its first batch: warming would block this thread. */

@@ -7,6 +7,9 @@ const { analyseBatch } = await import('./analysis.ts');
 const { warmUp } = await import('./extraction.ts');
 warmUp();
 
+// The keys this thread analysed before: only a signal naming another one has its text's lexicon hits worked out.
+const seenKeys = new Set();
+
 export default function analyse(signals) {
-  return analyseBatch(signals);
+  return analyseBatch(signals, seenKeys);
 }

@@ -9,7 +9,7 @@
 import type { Clock } from '../../platform/clock.ts';
 import { TimeSlicer, yieldToEventLoop } from '../../platform/scheduling.ts';
 import { type BatchAnalysis, CANDIDATE_TYPES } from './analysis.ts';
-import { categorise } from './categories.ts';
+import { categorise, type TextHits } from './categories.ts';
 import { type EvidenceBatch, EvidenceTracker, type EvidenceUnits, type SharedEvidence } from './evidence.ts';
 import { titleFrom, typeForTitle } from './extraction.ts';
 import { containedNames, surfaceOfName } from './keys.ts';
@@ -98,6 +98,16 @@ interface TrendProcessorOptions {
   onSharedEvidenceError?: (error: unknown) => void;
 }
 
+/** The lexicon hits the NLP threads worked out for a batch's texts (analysis.ts `hitsKnown`), by text. */
+function textHitsOf(pending: readonly PendingSignal[], analysis: BatchAnalysis): Map<string, TextHits> {
+  const hits = new Map<string, TextHits>();
+  const { hitsKnown, hitOffsets } = analysis;
+  for (let i = 0; i < pending.length; i++) {
+    if (hitsKnown[i]) hits.set(pending[i]!.text, analysis.hits.subarray(hitOffsets[i]!, hitOffsets[i + 1]!));
+  }
+  return hits;
+}
+
 export class TrendProcessor {
   private readonly evidence = new EvidenceTracker();
   private readonly spansByKey = new Map<string, readonly string[]>();
@@ -165,6 +175,7 @@ export class TrendProcessor {
       }
       await slicer.maybeYield();
       const known = await this.store.trendsByKey([...byKey.keys()], trx);
+      const knownHits = textHitsOf(pending, analysis);
       const trends: TrendAddition[] = [];
       for (const [key, acc] of byKey) {
         // Only a new trend is categorised (lexicons over sample texts); an existing one keeps its category.
@@ -176,7 +187,13 @@ export class TrendProcessor {
           type: typeForTitle(acc.type, title),
           category: known.has(key)
             ? ''
-            : categorise({ key, surfaceForms: [...acc.surfaces.keys()], texts: acc.texts, hints: acc.hints }),
+            : categorise({
+                key,
+                surfaceForms: [...acc.surfaces.keys()],
+                texts: acc.texts,
+                knownHits,
+                hints: acc.hints,
+              }),
           first_seen_at: acc.firstSeen,
           last_seen_at: acc.lastSeen,
           mentions: acc.mentions,

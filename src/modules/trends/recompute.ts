@@ -158,7 +158,7 @@ export class MetricsRecomputer {
             events.push(...eventsFor(previous.get(id), view, levels, now));
         });
       }
-      // Six snapshots per trend: cut into statements with the event loop handed back between them.
+      // Four snapshots per trend (one per period): cut into statements with the event loop handed back between them.
       const slicer = new TimeSlicer();
       for (let i = 0; i < snapshots.length; i += SNAPSHOTS_PER_STATEMENT) {
         await slicer.maybeYield();

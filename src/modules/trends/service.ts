@@ -82,6 +82,15 @@ interface MetricWindow {
   live: boolean;
 }
 
+/**
+ * The first hour a trend's series need: its first-seen hour within [fromHour, toHour], or fromHour when
+ * unknown (then every hour counts as data).
+ */
+function seriesStart(firstSeenAt: number | null, fromHour: number, toHour: number): number {
+  if (firstSeenAt === null) return fromHour;
+  return Math.min(Math.max(fromHour, hourIndex(firstSeenAt)), toHour);
+}
+
 /** The window of a contract period ending now. */
 export function periodWindow(period: PeriodName, now: number): MetricWindow {
   return { period, periodHours: PERIOD_HOURS[period], endHour: hourIndex(now), live: true };
@@ -342,7 +351,7 @@ export class TrendsService {
     const toHour = Math.max(...windows.map((w) => w.endHour));
     const nowMinute = Math.floor(now / MINUTE_MS);
     const needMinutes = windows.some((w) => w.live);
-    // Hundreds of trends × six windows is a long computation: let requests in between.
+    // Hundreds of trends × four windows is a long computation: let requests in between.
     const slicer = new TimeSlicer();
     for (let i = 0; i < trends.length; i += CHUNK) {
       const part = trends.slice(i, i + CHUNK);
@@ -354,11 +363,16 @@ export class TrendsService {
       for (const trend of part) {
         await slicer.maybeYield();
         const rows = hourlyByTrend.get(trend.id) ?? [];
-        const totals = new Array<number>(toHour - fromHour + 1).fill(0);
-        const evidence = new Array<number>(toHour - fromHour + 1).fill(0);
+        // The series start at the trend's first hour: the metrics drop the hours before it anyway (they are
+        // "no data", metrics.ts computeTrendMetrics), and a new trend then costs arrays of a few hours, not
+        // 60 days' worth per window.
+        const seriesFrom = seriesStart(trend.first_seen_at, fromHour, toHour);
+        const totals = new Array<number>(toHour - seriesFrom + 1).fill(0);
+        const evidence = new Array<number>(toHour - seriesFrom + 1).fill(0);
         for (const row of rows) {
-          totals[row.hour - fromHour]! += Number(row.mentions);
-          evidence[row.hour - fromHour]! += Number(row.evidence);
+          if (row.hour < seriesFrom) continue;
+          totals[row.hour - seriesFrom]! += Number(row.mentions);
+          evidence[row.hour - seriesFrom]! += Number(row.evidence);
         }
         const minuteCounts = new Array<number>(60).fill(0);
         const minuteEvidence = new Array<number>(60).fill(0);
@@ -366,10 +380,16 @@ export class TrendsService {
           minuteCounts[row.minute - (nowMinute - 59)]! += Number(row.mentions);
           minuteEvidence[row.minute - (nowMinute - 59)]! += Number(row.evidence);
         }
-        const series = { totals, evidence, minuteCounts, minuteEvidence };
+        const series = {
+          totals,
+          evidence,
+          minuteCounts,
+          minuteEvidence,
+          timestamp: isoString(trend.last_seen_at)!,
+        };
         out.set(
           trend.id,
-          windows.map((w) => this.viewIn(trend, w, rows, series, fromHour, now)),
+          windows.map((w) => this.viewIn(trend, w, rows, series, seriesFrom, now)),
         );
       }
     }
@@ -380,14 +400,23 @@ export class TrendsService {
     trend: TrendRow,
     w: MetricWindow,
     rows: HourlyRow[],
-    series: { totals: number[]; evidence: number[]; minuteCounts: number[]; minuteEvidence: number[] },
-    fromHour: number,
+    series: {
+      totals: number[];
+      evidence: number[];
+      minuteCounts: number[];
+      minuteEvidence: number[];
+      /** The trend's last_seen_at as an ISO string (the same in every window). */
+      timestamp: string;
+    },
+    seriesFrom: number,
     now: number,
   ): TrendItemView {
     const span = Math.max(2 * w.periodHours, BASELINE_HOURS);
-    const start = w.endHour - span + 1 - fromHour;
-    const hourly = series.totals.slice(start, start + span);
-    const evidence = series.evidence.slice(start, start + span);
+    // The window's hours that the series holds (hours before it were never seen: see seriesStart).
+    const start = w.endHour - span + 1 - seriesFrom;
+    const end = start + span;
+    const hourly = end <= 0 ? [] : series.totals.slice(Math.max(0, start), end);
+    const evidence = end <= 0 ? [] : series.evidence.slice(Math.max(0, start), end);
     const platforms: Record<string, number> = {};
     const sentiment: SentimentSums = { sum: 0, count: 0, positive: 0, negative: 0 };
     for (const row of rows) {
@@ -414,7 +443,7 @@ export class TrendsService {
     return {
       id: trend.id,
       title: trend.title,
-      timestamp: isoString(trend.last_seen_at)!,
+      timestamp: series.timestamp,
       category: trend.category,
       type: trend.type as TrendType,
       meta_description: describe(trend.title, metrics, w.period),

@@ -520,8 +520,9 @@ export class TrendsStore {
         eb
           .selectFrom('trend_metrics')
           .select('trend_id')
-          .where('period', '=', '24h')
-          .where('velocity_1h', '>', 0),
+          // Literals, as the partial index trend_metrics_recent_idx is written: a bound parameter cannot prove it.
+          .where('period', '=', sql.lit('24h'))
+          .where('velocity_1h', '>', sql.lit(0)),
       ),
     );
   }
@@ -636,7 +637,7 @@ export class TrendsStore {
   /** One page of snapshots of a period, with the trends they belong to, and the total. */
   async listSnapshots(query: ListQuery) {
     const direction = query.order;
-    // Phase 1 sorts narrow rows (ids); with volume or growth the index order ends the scan after one page.
+    // Phase 1 sorts narrow rows (ids); by volume or velocity the index order ends the scan after one page.
     let order = this.listBase(query).select('m.trend_id');
     switch (query.sortBy) {
       case 'volume':

@@ -7,6 +7,7 @@ import {
   categoryByNameOrSlug,
   descendantsOf,
   FALLBACK_CATEGORY,
+  sampleTextHits,
   UNUSABLE_LEXICON_TERMS,
 } from '../../../src/modules/trends/categories.ts';
 import { normaliseKey } from '../../../src/modules/trends/index.ts';
@@ -277,4 +278,17 @@ describe('categorise', () => {
     assert.equal(forward, backward);
     assert.equal(forward, 'Sports/Football');
   });
+});
+
+test('categorisation reads the lexicon hits it is given for a text instead of reading the text again', () => {
+  const disaster = 'Earthquake and tsunami: evacuation ordered, flood waters rising';
+  const plain = 'nothing in particular here';
+  const alone = categorise({ key: 'zq item', texts: [plain] });
+  const given = categorise({
+    key: 'zq item',
+    texts: [plain],
+    knownHits: new Map([[plain, sampleTextHits(disaster)]]),
+  });
+  assert.equal(given, categorise({ key: 'zq item', texts: [disaster] }));
+  assert.notEqual(given, alone);
 });

@@ -206,6 +206,30 @@ describe('volume and change', () => {
     // [2, 4, 4, 4, 5, 5, 7, 9]: mean 5, squared deviations 9+1+1+1+0+0+4+16 = 32, σ = √(32 / 8) = 2
     assert.equal(trendStability([2, 4, 4, 4, 5, 5, 7, 9], 8), 2);
   });
+
+  test('a series shorter than its period reads the hours before its start as zeros', () => {
+    // A new trend's series is only as long as its history (service.ts): every window figure must equal that of
+    // the same series padded with zeros to the full span.
+    fc.assert(
+      fc.property(
+        fc.array(fc.nat(50), { minLength: 1, maxLength: 30 }),
+        fc.constantFrom(1, 24, 168, 720),
+        fc.nat(60),
+        fc.nat(100),
+        (short, period, lastHour, score) => {
+          const padded = [...new Array<number>(2 * period + 7).fill(0), ...short];
+          assert.equal(volume(short, period), volume(padded, period));
+          assert.equal(previousVolume(short, period), previousVolume(padded, period));
+          assert.equal(trendStability(short, period), trendStability(padded, period));
+          const signals = { periodHours: period, lastHour, velocityScore: score, ageHours: 30 };
+          assert.equal(
+            lifecycleStage({ ...signals, hourly: short }),
+            lifecycleStage({ ...signals, hourly: padded }),
+          );
+        },
+      ),
+    );
+  });
 });
 
 describe('velocity', () => {

@@ -24,9 +24,15 @@ const LOOKUPS = [
     table: 'signals',
     query: sql`select id, text from signals where processed_at is null and id > 10 order by id limit 1000`,
   },
+  {
+    // The minute marker: trends with mentions in the last hour, from a partial index holding only them.
+    index: 'trend_metrics_recent_idx',
+    table: 'trend_metrics',
+    query: sql`select trend_id from trend_metrics where period = '24h' and velocity_1h > 0`,
+  },
 ];
 
-test('lookups by interest key, by hazard time and of pending signals use an index, not a table scan', async (t) => {
+test('lookups by interest key, by hazard time, of pending signals and of recently active trends use an index, not a table scan', async (t) => {
   const database = await createTestDatabase();
   t.after(() => database.drop());
   const handle = openDatabase<Database>(database.config);
@@ -36,7 +42,7 @@ test('lookups by interest key, by hazard time and of pending signals use an inde
     if (handle.dialect === 'sqlite') {
       const plan = await sql<{ detail: string }>`explain query plan ${lookup.query}`.execute(handle.db);
       const details = plan.rows.map((r) => r.detail).join(' | ');
-      assert.match(details, new RegExp(`USING INDEX ${lookup.index}`), details);
+      assert.match(details, new RegExp(`USING (COVERING )?INDEX ${lookup.index}`), details);
     } else {
       const rows = await sql<{ indexname: string }>`
         select indexname from pg_indexes where schemaname = current_schema() and tablename = ${lookup.table}`.execute(
@@ -84,6 +90,76 @@ test('only pending signals are in the pending index: processing takes a signal o
     !names.includes('signals_unprocessed_idx'),
     `the index over every signal is gone: ${names.join(', ')}`,
   );
+});
+
+test('snapshots keep the indexes their queries read; only recently active 24 h snapshots are in the recent one', async (t) => {
+  const database = await createTestDatabase();
+  t.after(() => database.drop());
+  const handle = openDatabase<Database>(database.config);
+  t.after(() => handle.db.destroy());
+  await migrateToLatest(handle);
+  const names = await indexNames(handle, 'trend_metrics');
+  for (const kept of ['trend_metrics_volume_idx', 'trend_metrics_velocity_idx', 'trend_metrics_recent_idx'])
+    assert.ok(names.includes(kept), `${kept}: ${names.join(', ')}`);
+  // Written with every snapshot and read by no query: a growth list sorts by an expression (nulls last), a
+  // velocity list by velocity_score and then velocity_1h.
+  for (const gone of [
+    'trend_metrics_growth_idx',
+    'trend_metrics_velocity_score_idx',
+    'trend_metrics_velocity_1h_idx',
+  ])
+    assert.ok(!names.includes(gone), `${gone} is gone: ${names.join(', ')}`);
+
+  const trend = await handle.db
+    .insertInto('trends')
+    .values({
+      key: 'harbor flood',
+      title: 'Harbor flood',
+      type: 'keyword',
+      category: 'News',
+      first_seen_at: 1,
+      last_seen_at: 1,
+      mentions: 3,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const snapshot = (period: string, velocity_1h: number) => ({
+    trend_id: trend.id,
+    period,
+    volume: 3,
+    previous_volume: 0,
+    absolute_change: 3,
+    growth: null,
+    average_velocity: 3,
+    trend_stability: 0,
+    overall_trend: 'growing',
+    velocity_score: 0,
+    velocity_1h,
+    lifecycle_stage: 'stable',
+    sentiment: null,
+    sentiment_category: 'neutral',
+    platforms: '{}',
+    meta_description: '',
+    computed_at: 1,
+  });
+  await handle.db
+    .insertInto('trend_metrics')
+    .values([snapshot('1h', 3), snapshot('24h', 3), snapshot('7d', 3), snapshot('30d', 0)])
+    .execute();
+  if (handle.dialect === 'sqlite') {
+    const entries = await sql<{
+      n: number;
+    }>`select count(*) as n from trend_metrics indexed by trend_metrics_recent_idx
+      where period = '24h' and velocity_1h > 0`.execute(handle.db);
+    assert.equal(Number(entries.rows[0]!.n), 1);
+  } else {
+    const definition = await sql<{ indexdef: string }>`select indexdef from pg_indexes
+      where schemaname = current_schema() and indexname = 'trend_metrics_recent_idx'`.execute(handle.db);
+    assert.match(
+      definition.rows[0]!.indexdef,
+      /WHERE \(\(\(?period\)?::text = '24h'::text\) AND \(velocity_1h > 0\)\)/,
+    );
+  }
 });
 
 async function indexNames(

@@ -25,6 +25,7 @@ import { leftOrganisation } from './0022_left_organisation.ts';
 import { accentFoldedKeys } from './0023_accent_folded_keys.ts';
 import { trendTypeFollowsTitle } from './0024_trend_type_follows_title.ts';
 import { pendingSignalsIndex } from './0025_pending_signals_index.ts';
+import { snapshotIndexes } from './0026_snapshot_indexes.ts';
 import type { Dialect } from './helpers.ts';
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
@@ -56,6 +57,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '0023_accent_folded_keys': accentFoldedKeys(dialect),
         '0024_trend_type_follows_title': trendTypeFollowsTitle(),
         '0025_pending_signals_index': pendingSignalsIndex(),
+        '0026_snapshot_indexes': snapshotIndexes(),
       };
     },
   };
