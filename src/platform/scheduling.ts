@@ -19,3 +19,28 @@ export class TimeSlicer {
     this.since = performance.now();
   }
 }
+
+/**
+ * Runs `work` again and again while `pending` is unsettled, until it settles or `work` answers that it had
+ * nothing to do: for filling the event loop's wait on another thread with work that would otherwise come later.
+ * Only a wait longer than `graceMs` is filled: a short one means the other thread keeps pace, and work moved
+ * into it would delay what follows rather than use idle time.
+ */
+export async function workWhilePending(
+  pending: Promise<unknown>,
+  work: () => Promise<boolean>,
+  graceMs: number,
+): Promise<void> {
+  let settled = false;
+  const mark = () => {
+    settled = true;
+  };
+  const settles = pending.then(mark, mark);
+  let timer: NodeJS.Timeout | undefined;
+  const grace = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, graceMs);
+  });
+  await Promise.race([settles, grace]);
+  clearTimeout(timer);
+  while (!settled && (await work())) await yieldToEventLoop();
+}

@@ -32,12 +32,17 @@ interface EngineOptions {
  */
 const DRAIN_BUDGET_MS = 2000;
 
+/** Trends recomputed at a time while the drain waits for the NLP threads (a few milliseconds of work). */
+const WAIT_RECOMPUTE_TRENDS = 100;
+
 /** The engine's background loops that run on one instance at a time. */
 const ENGINE_LOOPS = { recompute: 'trend-recompute', retention: 'retention' } as const;
 
 const runHere = <T>(_name: string, task: () => Promise<T>) => task();
 
 interface TickResult extends DrainResult {
+  /** Signals still pending or snapshots still out of date: the next pass follows at once. */
+  backlog: boolean;
   recomputed: number;
   events: number;
 }
@@ -111,14 +116,33 @@ export class TrendEngine {
 
   private async pass(): Promise<TickResult> {
     const exclusive = this.options.exclusive ?? runHere;
+    let recomputedWhileWaiting = 0;
+    let eventsWhileWaiting = 0;
+    // While the NLP threads are behind (long texts naming many new phrases), the event loop would wait for
+    // them: it recomputes snapshots meanwhile, so fewer are left for the end of the pass.
+    const recomputeWhileWaiting = async () => {
+      if (this.stopping) return false;
+      const done = await exclusive(ENGINE_LOOPS.recompute, () =>
+        this.recomputer.recomputeSome(WAIT_RECOMPUTE_TRENDS),
+      );
+      if (done === undefined) return false;
+      recomputedWhileWaiting += done.trends;
+      eventsWhileWaiting += done.events;
+      return done.trends > 0;
+    };
     const processed = await this.processor.drain(undefined, {
       budgetMs: this.options.drainBudgetMs ?? DRAIN_BUDGET_MS,
       stop: () => this.stopping,
+      whileWaiting: recomputeWhileWaiting,
     });
-    const { trends, events } = (await exclusive(ENGINE_LOOPS.recompute, () => this.recomputer.run())) ?? {
+    if (recomputedWhileWaiting > 0) this.recomputer.listsOutOfDate();
+    const recomputed = (await exclusive(ENGINE_LOOPS.recompute, () => this.recomputer.run())) ?? {
       trends: 0,
       events: 0,
+      backlog: false,
     };
+    const trends = recomputed.trends + recomputedWhileWaiting;
+    const events = recomputed.events + eventsWhileWaiting;
     if (events > 0) this.options.onEvents?.();
     const hour = Math.floor(this.clock.now() / HOUR_MS);
     if (hour !== this.lastRetentionHour) {
@@ -126,7 +150,9 @@ export class TrendEngine {
       await exclusive(ENGINE_LOOPS.retention, () => this.applyRetention());
     }
     await this.options.afterPass?.();
-    return { ...processed, recomputed: trends, events };
+    // Out-of-date snapshots left over (a large ingest touched more trends than one pass recomputes) are a
+    // backlog as pending signals are: the next pass follows at once rather than at the next interval.
+    return { ...processed, backlog: processed.backlog || recomputed.backlog, recomputed: trends, events };
   }
 
   async applyRetention(): Promise<void> {

@@ -7,7 +7,7 @@
 // once per batch, in a few multi-row statements per table (store.ts).
 
 import type { Clock } from '../../platform/clock.ts';
-import { TimeSlicer, yieldToEventLoop } from '../../platform/scheduling.ts';
+import { TimeSlicer, workWhilePending, yieldToEventLoop } from '../../platform/scheduling.ts';
 import { type BatchAnalysis, CANDIDATE_TYPES } from './analysis.ts';
 import { categorise, type TextHits } from './categories.ts';
 import { type EvidenceBatch, EvidenceTracker, type EvidenceUnits, type SharedEvidence } from './evidence.ts';
@@ -44,6 +44,13 @@ const ESTABLISHED_NAME_MENTIONS = 3;
 export const DRAIN_BATCH = 1000;
 /** Batches a drain reads ahead of the one it writes. */
 const READ_AHEAD = 2;
+/**
+ * A wait for a batch's analysis longer than this is handed to `whileWaiting`: on the demo signals the threads
+ * keep pace and waits are shorter; on real posts they fall behind by about a tenth of a second a batch.
+ */
+const WAIT_GRACE_MS = 15;
+/** Batches read ahead when a drain ends with signals pending, analysed while the pass goes on without them. */
+const PASS_END_READ_AHEAD = 4;
 /** After the shared evidence fails, batches are judged by this process alone for this long. */
 const SHARED_EVIDENCE_PAUSE_MS = 5_000;
 
@@ -306,7 +313,15 @@ export class TrendProcessor {
    */
   async drain(
     limit = DRAIN_BATCH,
-    options: { budgetMs?: number; stop?: () => boolean } = {},
+    options: {
+      budgetMs?: number;
+      stop?: () => boolean;
+      /**
+       * Called while the next batch's analysis is not ready (the NLP threads are behind), again until it is or
+       * until this answers false (nothing to do): the engine recomputes snapshots there.
+       */
+      whileWaiting?: () => Promise<boolean>;
+    } = {},
   ): Promise<DrainResult> {
     const total: DrainResult = { signals: 0, trends: 0, mentions: 0, backlog: false };
     const deadline = performance.now() + (options.budgetMs ?? Number.POSITIVE_INFINITY);
@@ -322,11 +337,11 @@ export class TrendProcessor {
     let exhausted = false;
     // A first batch is read and written whatever the budget; later ones are read while it lasts.
     let firstRead = queue.length === 0;
-    const readAhead = async () => {
+    const readAhead = async (depth = READ_AHEAD, pastDeadline = false) => {
       while (
-        queue.length < READ_AHEAD &&
+        queue.length < depth &&
         !exhausted &&
-        (firstRead || (performance.now() < deadline && !stopping()))
+        (firstRead || pastDeadline || (performance.now() < deadline && !stopping()))
       ) {
         firstRead = false;
         const read = await this.store.pendingSignals(limit, lastRead);
@@ -344,6 +359,7 @@ export class TrendProcessor {
     for (let first = true; queue.length > 0; first = false) {
       if (!first && (performance.now() >= deadline || stopping())) break;
       const batch = queue.shift()!;
+      if (options.whileWaiting) await workWhilePending(batch.analysis, options.whileWaiting, WAIT_GRACE_MS);
       const analysis = await batch.analysis;
       // The following batches are read and analysed (in worker threads) while this one is written.
       await readAhead();
@@ -353,6 +369,9 @@ export class TrendProcessor {
       total.trends += result.trends;
       total.mentions += result.mentions;
     }
+    // The budget is spent with signals pending: the threads get enough to analyse while the pass recomputes
+    // snapshots, which on a large ingest takes longer than the READ_AHEAD batches in flight.
+    if (!stopping()) await readAhead(PASS_END_READ_AHEAD, true);
     total.backlog = queue.length > 0 || !exhausted;
     // A shutdown drops what was read ahead (its signals stay pending); otherwise the next drain starts with it.
     if (!stopping()) this.ahead = { limit, batches: queue };

@@ -27,6 +27,8 @@ interface RecomputeOptions {
   /** Extra velocity thresholds to watch (e.g. those of webhook subscriptions). */
   thresholds?: () => Promise<number[]> | number[];
   batchSize?: number;
+  /** Trends one run recomputes at most (the rest wait for the next run; default 5,000). */
+  maxTrendsPerRun?: number;
   /** Called after each committed batch with the new default-period views (live `trend.update` messages). */
   onSnapshots?: (views: TrendItemView[]) => void;
 }
@@ -96,6 +98,7 @@ export class MetricsRecomputer {
   private lastMinute = -1;
   private lastHour = -1;
   private readonly batchSize: number;
+  private readonly maxTrendsPerRun: number;
 
   constructor(
     private readonly store: TrendsStore,
@@ -105,6 +108,7 @@ export class MetricsRecomputer {
     private readonly options: RecomputeOptions = {},
   ) {
     this.batchSize = options.batchSize ?? 500;
+    this.maxTrendsPerRun = options.maxTrendsPerRun ?? 5000;
   }
 
   /** Marks trends whose windows moved since the last call. */
@@ -122,22 +126,47 @@ export class MetricsRecomputer {
     }
   }
 
-  /** Recomputes up to `maxTrends` out-of-date trends; returns how many it recomputed. */
-  async run(maxTrends = 5000): Promise<{ trends: number; events: number }> {
+  /**
+   * Recomputes up to `maxTrends` out-of-date trends; returns how many it recomputed, and `backlog` when it
+   * stopped at that bound with more out of date (the engine then runs its next pass at once).
+   */
+  async run(maxTrends = this.maxTrendsPerRun): Promise<{ trends: number; events: number; backlog: boolean }> {
     await this.markTimeDirty();
-    const done = { trends: 0, events: 0 };
+    const done = { trends: 0, events: 0, backlog: false };
     while (done.trends < maxTrends) {
       const batch = await this.recomputeBatch();
       await yieldToEventLoop();
       done.trends += batch.trends;
       done.events += batch.events;
-      if (batch.trends < this.batchSize) break;
+      if (batch.trends < this.batchSize) return done;
     }
+    done.backlog = true;
     return done;
   }
 
-  private async recomputeBatch(): Promise<{ trends: number; events: number }> {
-    const dirty = await this.store.dirtyTrends(this.batchSize);
+  /**
+   * Recomputes one batch of at most `limit` out-of-date trends with fewer than MIN_EVENT_VOLUME mentions in
+   * all, for the engine to fill time it would otherwise wait in; returns how many it recomputed (0: none was
+   * out of date). Those are the one-off phrases a batch of real posts is full of: no later batch is likely to
+   * touch them again, and they raise no events. A busy trend waits for the end of the pass, as a later batch
+   * would leave it out of date again. Cached lists are not dropped here but by `run` or `listsOutOfDate` (many
+   * small batches in a row would leave every read to query afresh).
+   */
+  recomputeSome(limit: number): Promise<{ trends: number; events: number }> {
+    return this.recomputeBatch(Math.min(limit, this.batchSize), false, MIN_EVENT_VOLUME);
+  }
+
+  /** Cached lists are out of date (after `recomputeSome`). */
+  listsOutOfDate(): void {
+    this.trends.snapshotsChanged();
+  }
+
+  private async recomputeBatch(
+    limit = this.batchSize,
+    dropLists = true,
+    fewerMentionsThan?: number,
+  ): Promise<{ trends: number; events: number }> {
+    const dirty = await this.store.dirtyTrends(limit, fewerMentionsThan);
     if (dirty.length === 0) return { trends: 0, events: 0 };
     const now = this.clock.now();
     const ids = dirty.map((d) => d.id);
@@ -168,7 +197,7 @@ export class MetricsRecomputer {
       await this.store.clearDirty(dirty, trx);
       recorded = events.length;
     });
-    this.trends.snapshotsChanged();
+    if (dropLists) this.trends.snapshotsChanged();
     if (this.options.onSnapshots) {
       const index = SNAPSHOT_PERIODS.indexOf(EVENT_PERIOD);
       this.options.onSnapshots([...views.values()].map((list) => list[index]!).filter((v) => v.volume > 0));

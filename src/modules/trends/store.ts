@@ -495,12 +495,16 @@ export class TrendsStore {
     return this.trendsByIds(ids, this.reader);
   }
 
-  /** Trends whose snapshots are out of date, oldest id first, with their change counter. */
-  dirtyTrends(limit: number) {
+  /**
+   * Trends whose snapshots are out of date, oldest id first, with their change counter; with `fewerMentionsThan`,
+   * only those mentioned fewer times than that in all.
+   */
+  dirtyTrends(limit: number, fewerMentionsThan?: number) {
     return this.db
       .selectFrom('trends')
       .select(['id', 'dirty'])
       .where('dirty', '>', 0)
+      .$if(fewerMentionsThan !== undefined, (q) => q.where('mentions', '<', fewerMentionsThan!))
       .orderBy('id')
       .limit(limit)
       .execute();

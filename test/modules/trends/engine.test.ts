@@ -4,7 +4,7 @@ import { analyseBatch } from '../../../src/modules/trends/analysis.ts';
 import type { TrendItemView } from '../../../src/modules/trends/index.ts';
 import { type NlpPool, TrendEngine, TrendProcessor, TrendsStore } from '../../../src/modules/trends/index.ts';
 import { DRAIN_BATCH } from '../../../src/modules/trends/processor.ts';
-import { eventsFor, MIN_EVENT_VOLUME } from '../../../src/modules/trends/recompute.ts';
+import { eventsFor, MetricsRecomputer, MIN_EVENT_VOLUME } from '../../../src/modules/trends/recompute.ts';
 import { ManualClock } from '../../../src/platform/clock.ts';
 import { buildTestApp, type TestContext } from '../../helpers/app.ts';
 
@@ -142,6 +142,137 @@ describe('trend engine', () => {
     assert.ok(first.recomputed > 0, 'snapshots are brought up to date while a backlog remains');
     assert.equal((await engine.tick()).signals, DRAIN_BATCH);
     assert.equal((await engine.tick()).signals, 200);
+  });
+
+  test('snapshots a pass left out of date are a backlog: the next pass follows at once, not at the next tick', async () => {
+    const clock = new ManualClock(NOW);
+    ctx = await buildTestApp({ clock });
+    const { db, dialect, trendProcessor, trends, events, signals } = ctx.app.services;
+    const store = new TrendsStore(db, dialect);
+    // A run recomputes 4 trends (batches of 2); the signals below touch 10.
+    const recomputer = new MetricsRecomputer(store, trends, events, clock, {
+      batchSize: 2,
+      maxTrendsPerRun: 4,
+    });
+    const engine = new TrendEngine(trendProcessor, recomputer, store, clock, {
+      retention: { signalDays: 14, bucketDays: 30 },
+      pruneSignals: async () => undefined,
+    });
+    const topics = Array.from({ length: 10 }, (_, i) => `comet${String.fromCharCode(97 + i)}`);
+    const ingested = await signals.ingest(
+      topics.map((topic, i) => ({
+        source: 'x',
+        external_id: `t${i}`,
+        text: `Sky tonight: ${topic}`,
+        keywords: [topic],
+        observed_at: new Date(NOW - 60_000).toISOString(),
+      })),
+    );
+    assert.equal(ingested.accepted, topics.length);
+    const first = await engine.tick();
+    assert.equal(first.recomputed, 4);
+    assert.equal(first.backlog, true, 'out-of-date snapshots left over are a backlog');
+    const outOfDate = async () =>
+      Number(
+        (
+          await db
+            .selectFrom('trends')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('dirty', '>', 0)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    assert.ok((await outOfDate()) > 0);
+    // An hour between ticks: only the backlog continuation brings the rest up to date in time.
+    engine.start(3_600_000, (error) => assert.fail(String(error)));
+    try {
+      engine.wake();
+      const until = Date.now() + 10_000;
+      while ((await outOfDate()) > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(await outOfDate(), 0, 'every snapshot current without waiting for the interval');
+    } finally {
+      engine.stop();
+      await engine.idle();
+    }
+    const last = await engine.tick();
+    assert.equal(last.backlog, false, 'nothing left: no backlog');
+  });
+
+  test('while the NLP threads are behind, a pass recomputes out-of-date snapshots instead of waiting', async () => {
+    const clock = new ManualClock(NOW);
+    ctx = await buildTestApp({ clock });
+    const { db, dialect, trends, events, signals } = ctx.app.services;
+    const store = new TrendsStore(db, dialect);
+    /** Records each recompute done in a wait, and whether the batch being analysed was still out then. */
+    class WatchedRecomputer extends MetricsRecomputer {
+      readonly inWaits: number[] = [];
+      override async recomputeSome(limit: number) {
+        const done = await super.recomputeSome(limit);
+        this.inWaits.push(done.trends);
+        return done;
+      }
+    }
+    const slowNlp: NlpPool = {
+      analyse: async (batch) => {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        return analyseBatch(batch);
+      },
+      warm: async () => undefined,
+      close: async () => undefined,
+    };
+    /** Six posts naming a phrase each, or all naming the same one (`same`). */
+    const post = async (prefix: string, same = false) => {
+      const ingested = await signals.ingest(
+        Array.from({ length: 6 }, (_, i) => {
+          const topic = same ? prefix : `${prefix}${String.fromCharCode(97 + i)}`;
+          return {
+            source: 'x',
+            external_id: `${prefix}${i}`,
+            text: topic,
+            keywords: [topic],
+            observed_at: new Date(NOW - 60_000).toISOString(),
+          };
+        }),
+      );
+      assert.equal(ingested.accepted, 6);
+    };
+    const recomputer = new WatchedRecomputer(store, trends, events, clock, { batchSize: 2 });
+    // This hour's marking done (no trends yet), so a pass recomputes only what ingestion touched.
+    await recomputer.markTimeDirty();
+    // Six one-off phrases and a busy one (six mentions) counted and left out of date (a drain alone does not
+    // recompute).
+    await post('comet');
+    await post('meteorshower', true);
+    const processor = new TrendProcessor(store, clock, slowNlp);
+    assert.equal((await processor.drain()).signals, 12);
+    const engine = new TrendEngine(processor, recomputer, store, clock, {
+      retention: { signalDays: 14, bucketDays: 30 },
+      pruneSignals: async () => undefined,
+    });
+    await post('nova');
+    const pass = await engine.tick();
+    assert.equal(pass.signals, 6);
+    assert.deepEqual(
+      recomputer.inWaits.slice(0, 3),
+      [2, 2, 2],
+      'the six one-off phrases recomputed while the batch was analysed',
+    );
+    assert.equal(
+      recomputer.inWaits.reduce((a, b) => a + b, 0),
+      6,
+      'the busy trend waits for the end of the pass',
+    );
+    assert.equal(
+      pass.recomputed,
+      13,
+      'those six and, at the end of the pass, the busy one and the six touched',
+    );
+    const dirty = await db
+      .selectFrom('trends')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('dirty', '>', 0)
+      .executeTakeFirstOrThrow();
+    assert.equal(Number(dirty.n), 0);
   });
 
   test('stopping ends a pass after the batch it is writing (shutdown does not wait for the backlog)', async () => {

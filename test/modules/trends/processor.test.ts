@@ -476,11 +476,12 @@ describe('trend processing: batches read ahead', () => {
       clock,
       nlp,
     );
-    // The budget runs out while the first batch is analysed: the second, read meanwhile, waits for the next drain.
+    // The budget runs out while the first batch is analysed: the second, read meanwhile, waits for the next drain,
+    // and the drain reads more ahead before it ends, for the threads to analyse while the pass goes on.
     const first = await processor.drain(100, { budgetMs: 20 });
     assert.equal(first.signals, 100);
     assert.equal(first.backlog, true);
-    assert.deepEqual(nlp.batches, [100, 100], 'the second batch was read ahead');
+    assert.deepEqual(nlp.batches, [100, 100, 100, 100], 'the other three batches were read ahead');
     const rest = await processor.drain(100);
     assert.equal(rest.signals, 300);
     assert.equal(rest.backlog, false);
@@ -488,6 +489,31 @@ describe('trend processing: batches read ahead', () => {
     assert.deepEqual(nlp.batches, [100, 100, 100, 100]);
     assert.equal(await mentions('kelvor bridge'), 400);
     assert.equal(await pending(), 0);
+  });
+
+  test('while the NLP threads are behind, the drain hands its wait to whileWaiting; never when they are ready', async () => {
+    await ingestMany('quillan', 300);
+    const store = new TrendsStore(ctx.app.services.db, ctx.app.services.dialect);
+    let calls = 0;
+    // Always more to do: the drain goes back to its batch as soon as the analysis is there.
+    const whileWaiting = async () => {
+      calls++;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return true;
+    };
+    const slow = await new TrendProcessor(store, clock, new CountingNlp(40)).drain(100, { whileWaiting });
+    assert.equal(slow.signals, 300);
+    assert.ok(
+      calls >= 3 && calls <= 30,
+      `called while batches were analysed (${calls} times), not without end`,
+    );
+    assert.equal(await mentions('quillan bridge'), 300);
+    await ingestMany('ossery', 200);
+    calls = 0;
+    // Analysis in this thread is ready as soon as it is asked for: nothing is waited on.
+    const ready = await new TrendProcessor(store, clock).drain(100, { whileWaiting });
+    assert.equal(ready.signals, 200);
+    assert.equal(calls, 0);
   });
 
   test('a signal pending behind the batches read ahead (its insert committed late) is read by the next drain', async () => {

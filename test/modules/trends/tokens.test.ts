@@ -38,6 +38,8 @@ const TEXTS = [
   '   leading spaces, trailing spaces   ',
   '\r\n\r\nCRLF lines\r\nand a tab\tbetween',
   '',
+  // An ideographic space is no separator of wink's: it stays inside a chunk, and wink drops it from the tokens.
+  'Quake 8:42am\u3000http://t.co/mwsMLQ3Z near Sendai\u3000\u3000now M3.5 発生',
 ];
 
 describe('tokenize (wink-nlp tokens through the chunk memo)', () => {
@@ -91,6 +93,8 @@ describe('tokenize (wink-nlp tokens through the chunk memo)', () => {
       '\n',
       '\t',
       '\r\n',
+      '\u3000',
+      '地震',
     ];
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 30 }), (parts) => {
