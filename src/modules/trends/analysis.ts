@@ -8,7 +8,7 @@
 // mentions it, so the thread that writes the batch has little to unpack and little garbage to collect.
 import { sampleTextHits, type TextHits } from './categories.ts';
 import { signalFingerprint } from './evidence.ts';
-import { type CandidateType, extractCandidates, type SignalText } from './extraction.ts';
+import { type CandidateType, extractCandidates, type SignalText, type TrendCandidate } from './extraction.ts';
 import { mentionScore } from './sentiment.ts';
 
 /** Candidate types by their code in `BatchAnalysis.candidateTypes`. */
@@ -100,6 +100,59 @@ class AnalysisBuilder {
   }
 }
 
+/** What a signal's words give, whoever sent them: its candidates, and when it has any, score and fingerprint. */
+interface WordsAnalysis {
+  candidates: readonly TrendCandidate[];
+  score: number;
+  fingerprint: number;
+}
+
+/**
+ * Signals analysed lately, by their words: a copied post, a retweet or a syndicated headline is read once (the
+ * analysis is a pure function of text, title, keywords and language). Cleared when full, as the other memories.
+ */
+const RECENT = new Map<string, WordsAnalysis>();
+export const RECENT_KEPT = 20_000;
+
+/** How many signals' words the memory holds (bounded by RECENT_KEPT). */
+export function recentWordsHeld(): number {
+  return RECENT.size;
+}
+
+/** A signal's words as one string no other signal's words give (each part after its length), or null. */
+function wordsKey(signal: SignalText): string | null {
+  if (typeof signal.text !== 'string') return null;
+  const title = typeof signal.title === 'string' ? signal.title : '';
+  let key = `${signal.lang ?? ''}:${title.length}:${title}`;
+  for (const keyword of signal.keywords ?? []) {
+    if (typeof keyword !== 'string') return null;
+    key += `:${keyword.length}:${keyword}`;
+  }
+  return `${key}|${signal.text}`;
+}
+
+function analyseWords(signal: SignalText): WordsAnalysis {
+  const candidates = extractCandidates(signal);
+  if (candidates.length === 0) return { candidates, score: 0, fingerprint: 0 };
+  return {
+    candidates,
+    score: mentionScore(signal.title ? `${signal.title}. ${signal.text}` : signal.text),
+    fingerprint: signalFingerprint(signal.text, signal.title),
+  };
+}
+
+function wordsAnalysis(signal: SignalText): WordsAnalysis {
+  const key = wordsKey(signal);
+  if (key === null) return analyseWords(signal);
+  let analysis = RECENT.get(key);
+  if (analysis === undefined) {
+    analysis = analyseWords(signal);
+    if (RECENT.size >= RECENT_KEPT) RECENT.clear();
+    RECENT.set(key, analysis);
+  }
+  return analysis;
+}
+
 /** Keys a thread remembers having analysed (`analyseBatch`'s seenKeys); past it the memory starts again. */
 const SEEN_KEYS_KEPT = 200_000;
 
@@ -111,7 +164,7 @@ const SEEN_KEYS_KEPT = 200_000;
 export function analyseBatch(signals: readonly SignalText[], seenKeys?: Set<string>): BatchAnalysis {
   const out = new AnalysisBuilder();
   for (const signal of signals) {
-    const candidates = extractCandidates(signal);
+    const { candidates, score, fingerprint } = wordsAnalysis(signal);
     if (candidates.length === 0) {
       out.signal(0, 0, null);
       continue;
@@ -122,8 +175,8 @@ export function analyseBatch(signals: readonly SignalText[], seenKeys?: Set<stri
       if (seenKeys === undefined || !seenKeys.has(c.key)) unseen = true;
     }
     out.signal(
-      mentionScore(signal.title ? `${signal.title}. ${signal.text}` : signal.text),
-      signalFingerprint(signal.text, signal.title),
+      score,
+      fingerprint,
       // Worked out here, where the text was just read and the thread has time, not where the batch is written.
       unseen ? sampleTextHits(signal.text) : null,
     );

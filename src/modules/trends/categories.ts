@@ -1231,7 +1231,10 @@ interface LexiconHit {
 const LEXICON = new Map<string, LexiconHit[]>();
 /** Lexicon terms that did not survive normalisation (a test keeps this empty). */
 export const UNUSABLE_LEXICON_TERMS: string[] = [];
-let maxTermWords = 1;
+/** Every lexicon term, normalised (for tests). */
+export const lexiconTermKeys = (): string[] => [...LEXICON.keys()];
+/** The first words of every lexicon term longer than them (`new`, `new york` for `new york city`). */
+const TERM_PREFIXES = new Set<string>();
 
 function addTerms(index: number, list: string | undefined, weight: number): void {
   if (list === undefined) return;
@@ -1243,7 +1246,8 @@ function addTerms(index: number, list: string | undefined, weight: number): void
       UNUSABLE_LEXICON_TERMS.push(term);
       continue;
     }
-    maxTermWords = Math.max(maxTermWords, key.split(' ').length);
+    const words = key.split(' ');
+    for (let n = 1; n < words.length; n++) TERM_PREFIXES.add(words.slice(0, n).join(' '));
     const hits = LEXICON.get(key) ?? [];
     const existing = hits.find((h) => h.index === index);
     if (existing) existing.weight = Math.max(existing.weight, weight);
@@ -1260,14 +1264,21 @@ for (const top of TAXONOMY) {
   }
 }
 
-function* ngrams(tokens: readonly string[], maxWords: number): Generator<string> {
+/**
+ * The lexicon terms among a token list's n-grams (each start in turn, shortest gram first): a gram is extended
+ * by a word only while it begins some longer term, so a text's words are not joined into grams no term can be.
+ */
+export function lexiconTerms(tokens: readonly string[]): string[] {
+  const terms: string[] = [];
   for (let i = 0; i < tokens.length; i++) {
-    let gram = '';
-    for (let n = 0; n < maxWords && i + n < tokens.length; n++) {
-      gram = n === 0 ? tokens[i] : `${gram} ${tokens[i + n]}`;
-      yield gram;
+    let gram = tokens[i]!;
+    for (let n = 1; ; n++) {
+      if (LEXICON.has(gram)) terms.push(gram);
+      if (i + n >= tokens.length || !TERM_PREFIXES.has(gram)) break;
+      gram = `${gram} ${tokens[i + n]}`;
     }
   }
+  return terms;
 }
 
 function addHits(scores: Float64Array, term: string, multiplier: number): void {
@@ -1283,15 +1294,13 @@ function lexiconScores(input: CategoriseInput): Float64Array {
   if (key !== '') {
     seen.add(key);
     addHits(scores, key, KEY_EXACT);
-    for (const gram of ngrams(key.split(' '), maxTermWords))
-      if (gram !== key) addHits(scores, gram, KEY_PART);
+    for (const term of lexiconTerms(key.split(' '))) if (term !== key) addHits(scores, term, KEY_PART);
   }
   for (const surface of (input.surfaceForms ?? []).slice(0, MAX_SURFACES)) {
     const normal = typeof surface === 'string' ? normaliseKey(surface) : null;
     if (normal === null || seen.has(normal)) continue;
     seen.add(normal);
-    const grams = new Set(ngrams(normal.split(' '), maxTermWords));
-    for (const gram of grams) addHits(scores, gram, SURFACE);
+    for (const term of new Set(lexiconTerms(normal.split(' ')))) addHits(scores, term, SURFACE);
   }
   for (const text of (input.texts ?? []).slice(0, MAX_TEXTS)) {
     if (typeof text !== 'string') continue;
@@ -1325,8 +1334,8 @@ function textHits(text: string): readonly number[] {
   if (hits !== undefined) return hits;
   const sums = new Map<number, number>();
   // Each term counts once per text, so one long text cannot outvote the rest.
-  for (const gram of new Set(ngrams(normaliseTokens(text), maxTermWords))) {
-    for (const hit of LEXICON.get(gram) ?? []) {
+  for (const term of new Set(lexiconTerms(normaliseTokens(text)))) {
+    for (const hit of LEXICON.get(term)!) {
       sums.set(hit.index, (sums.get(hit.index) ?? 0) + hit.weight * TEXT);
     }
   }

@@ -155,6 +155,8 @@ const ES_AFTER_SIBILANT = /(?:sh|ch|x|zz|ss)es$/;
 function splitCamel(text: string): string {
   if (!CAMEL_HINT.test(text)) return text;
   return text.replace(LETTER_RUN, (word) => {
+    // A split needs a lower-case letter before a capital or two capitals before a lower-case one.
+    if (!CAMEL_HINT.test(word)) return word;
     const lower = word.toLowerCase();
     if (CAMEL_BRANDS.some((brand) => lower.startsWith(brand))) return word;
     const chars = Array.from(word);

@@ -7,6 +7,8 @@ import {
   categoryByNameOrSlug,
   descendantsOf,
   FALLBACK_CATEGORY,
+  lexiconTermKeys,
+  lexiconTerms,
   sampleTextHits,
   UNUSABLE_LEXICON_TERMS,
 } from '../../../src/modules/trends/categories.ts';
@@ -291,4 +293,48 @@ test('categorisation reads the lexicon hits it is given for a text instead of re
   });
   assert.equal(given, categorise({ key: 'zq item', texts: [disaster] }));
   assert.notEqual(given, alone);
+});
+
+describe('lexicon terms of a text', () => {
+  test('are exactly the n-grams that are lexicon terms, in text order, however the words run', () => {
+    const terms = lexiconTermKeys();
+    const known = new Set(terms);
+    const longest = Math.max(...terms.map((t) => t.split(' ').length));
+    assert.ok(longest >= 3, 'the lexicon has terms of three words or more');
+    // Words of multi-word terms (so prefixes, overlaps and near-misses occur), single-word terms, fillers.
+    const words = [
+      ...new Set(
+        terms
+          .filter((t) => t.includes(' '))
+          .slice(0, 60)
+          .flatMap((t) => t.split(' ')),
+      ),
+      ...terms.filter((t) => !t.includes(' ')).slice(0, 20),
+      'the',
+      'quake',
+      'zzyzx',
+      'of',
+    ];
+    const reference = (tokens: string[]) => {
+      const out: string[] = [];
+      for (let i = 0; i < tokens.length; i++)
+        for (let n = 1; n <= longest && i + n <= tokens.length; n++) {
+          const gram = tokens.slice(i, i + n).join(' ');
+          if (known.has(gram)) out.push(gram);
+        }
+      return out;
+    };
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...words), { maxLength: 25 }), (tokens) => {
+        assert.deepEqual(lexiconTerms(tokens), reference(tokens));
+      }),
+      { numRuns: 2000, seed: 20_261_204 },
+    );
+    // Whole terms, back to back: each is found, and so are the terms inside them.
+    const multi = terms.filter((t) => t.split(' ').length >= 3).slice(0, 30);
+    const tokens = multi.flatMap((t) => t.split(' '));
+    const found = lexiconTerms(tokens);
+    for (const term of multi) assert.ok(found.includes(term), term);
+    assert.deepEqual(found, reference(tokens));
+  });
 });
