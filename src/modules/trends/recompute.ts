@@ -166,7 +166,10 @@ export class MetricsRecomputer {
     dropLists = true,
     fewerMentionsThan?: number,
   ): Promise<{ trends: number; events: number }> {
-    const dirty = await this.store.dirtyTrends(limit, fewerMentionsThan);
+    const dirty =
+      fewerMentionsThan === undefined
+        ? await this.store.dirtyTrends(limit)
+        : await this.store.dirtyOneOffTrends(limit, fewerMentionsThan);
     if (dirty.length === 0) return { trends: 0, events: 0 };
     const now = this.clock.now();
     const ids = dirty.map((d) => d.id);

@@ -495,19 +495,30 @@ export class TrendsStore {
     return this.trendsByIds(ids, this.reader);
   }
 
-  /**
-   * Trends whose snapshots are out of date, oldest id first, with their change counter; with `fewerMentionsThan`,
-   * only those mentioned fewer times than that in all.
-   */
-  dirtyTrends(limit: number, fewerMentionsThan?: number) {
+  /** Trends whose snapshots are out of date, oldest id first, with their change counter. */
+  dirtyTrends(limit: number) {
     return this.db
       .selectFrom('trends')
       .select(['id', 'dirty'])
       .where('dirty', '>', 0)
-      .$if(fewerMentionsThan !== undefined, (q) => q.where('mentions', '<', fewerMentionsThan!))
       .orderBy('id')
       .limit(limit)
       .execute();
+  }
+
+  /**
+   * Out-of-date trends mentioned fewer than `fewerMentionsThan` times in all, in id order: the first `limit` the
+   * index of out-of-date trends gives (not the lowest ids, which would sort every out-of-date trend each time).
+   */
+  async dirtyOneOffTrends(limit: number, fewerMentionsThan: number) {
+    const rows = await this.db
+      .selectFrom('trends')
+      .select(['id', 'dirty'])
+      .where('dirty', '>', 0)
+      .where('mentions', '<', fewerMentionsThan)
+      .limit(limit)
+      .execute();
+    return rows.sort((a, b) => a.id - b.id);
   }
 
   /** Marks trends seen since `since` (ms) as out of date: time moved their windows. */
