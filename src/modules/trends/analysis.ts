@@ -8,7 +8,13 @@
 // mentions it, so the thread that writes the batch has little to unpack and little garbage to collect.
 import { sampleTextHits, type TextHits } from './categories.ts';
 import { signalFingerprint } from './evidence.ts';
-import { type CandidateType, extractCandidates, type SignalText, type TrendCandidate } from './extraction.ts';
+import {
+  type CandidateType,
+  type SignalText,
+  type WordCandidates,
+  withKeywords,
+  wordCandidates,
+} from './extraction.ts';
 import { mentionScore } from './sentiment.ts';
 
 /** Candidate types by their code in `BatchAnalysis.candidateTypes`. */
@@ -100,16 +106,20 @@ class AnalysisBuilder {
   }
 }
 
-/** What a signal's words give, whoever sent them: its candidates, and when it has any, score and fingerprint. */
+/**
+ * What a signal's title and text give in their language, whoever sent them: the candidates of the words, and once
+ * asked for, the score and fingerprint (needed only when the signal has a candidate).
+ */
 interface WordsAnalysis {
-  candidates: readonly TrendCandidate[];
-  score: number;
-  fingerprint: number;
+  words: WordCandidates;
+  score?: number;
+  fingerprint?: number;
 }
 
 /**
- * Signals analysed lately, by their words: a copied post, a retweet or a syndicated headline is read once (the
- * analysis is a pure function of text, title, keywords and language). Cleared when full, as the other memories.
+ * Signals' words analysed lately: a copied post, a retweet, a syndicated headline or the same text sent with other
+ * keywords is read once (the analysis is a pure function of title, text and language; keywords join the
+ * candidates afterwards, `withKeywords`). Cleared when full, as the other memories.
  */
 const RECENT = new Map<string, WordsAnalysis>();
 export const RECENT_KEPT = 20_000;
@@ -119,34 +129,15 @@ export function recentWordsHeld(): number {
   return RECENT.size;
 }
 
-/** A signal's words as one string no other signal's words give (each part after its length), or null. */
-function wordsKey(signal: SignalText): string | null {
-  if (typeof signal.text !== 'string') return null;
-  const title = typeof signal.title === 'string' ? signal.title : '';
-  let key = `${signal.lang ?? ''}:${title.length}:${title}`;
-  for (const keyword of signal.keywords ?? []) {
-    if (typeof keyword !== 'string') return null;
-    key += `:${keyword.length}:${keyword}`;
-  }
-  return `${key}|${signal.text}`;
-}
-
-function analyseWords(signal: SignalText): WordsAnalysis {
-  const candidates = extractCandidates(signal);
-  if (candidates.length === 0) return { candidates, score: 0, fingerprint: 0 };
-  return {
-    candidates,
-    score: mentionScore(signal.title ? `${signal.title}. ${signal.text}` : signal.text),
-    fingerprint: signalFingerprint(signal.text, signal.title),
-  };
-}
-
 function wordsAnalysis(signal: SignalText): WordsAnalysis {
-  const key = wordsKey(signal);
-  if (key === null) return analyseWords(signal);
+  if (typeof signal.text !== 'string') return { words: wordCandidates(signal) };
+  const title = typeof signal.title === 'string' ? signal.title : '';
+  // Each part after its length, so that no other title, text and language give the same string.
+  const lang = signal.lang ?? '';
+  const key = `${lang.length}:${lang}${title.length}:${title}|${signal.text}`;
   let analysis = RECENT.get(key);
   if (analysis === undefined) {
-    analysis = analyseWords(signal);
+    analysis = { words: wordCandidates(signal) };
     if (RECENT.size >= RECENT_KEPT) RECENT.clear();
     RECENT.set(key, analysis);
   }
@@ -164,7 +155,8 @@ const SEEN_KEYS_KEPT = 200_000;
 export function analyseBatch(signals: readonly SignalText[], seenKeys?: Set<string>): BatchAnalysis {
   const out = new AnalysisBuilder();
   for (const signal of signals) {
-    const { candidates, score, fingerprint } = wordsAnalysis(signal);
+    const analysis = wordsAnalysis(signal);
+    const candidates = withKeywords(analysis.words, signal.keywords);
     if (candidates.length === 0) {
       out.signal(0, 0, null);
       continue;
@@ -174,9 +166,11 @@ export function analyseBatch(signals: readonly SignalText[], seenKeys?: Set<stri
       out.candidate(c.key, c.surface, TYPE_CODE[c.type]);
       if (seenKeys === undefined || !seenKeys.has(c.key)) unseen = true;
     }
+    analysis.score ??= mentionScore(signal.title ? `${signal.title}. ${signal.text}` : signal.text);
+    analysis.fingerprint ??= signalFingerprint(signal.text, signal.title);
     out.signal(
-      score,
-      fingerprint,
+      analysis.score,
+      analysis.fingerprint,
       // Worked out here, where the text was just read and the thread has time, not where the batch is written.
       unseen ? sampleTextHits(signal.text) : null,
     );

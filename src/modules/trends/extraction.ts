@@ -651,58 +651,83 @@ function looksForeign(values: readonly string[], lowers: readonly string[]): boo
 
 const HASHTAG = /(?<![\p{L}\p{M}\p{N}_&#])#([\p{L}\p{M}\p{N}_]{1,100})/gu;
 
+/** The candidates a signal's title and text give (in their language), before its keywords join them. */
+export interface WordCandidates {
+  hashtags: readonly TrendCandidate[];
+  /** Entities, then key phrases, by score. */
+  named: readonly TrendCandidate[];
+}
+
+/**
+ * The candidates of a signal's title and text alone: its hashtags, and for English or an unknown language its
+ * entities and key phrases. Pure of title, text and language; `withKeywords` completes them.
+ */
+export function wordCandidates(signal: SignalText): WordCandidates {
+  const text = typeof signal.text === 'string' ? signal.text : '';
+  const title = typeof signal.title === 'string' ? signal.title : '';
+  const hashtags: TrendCandidate[] = [];
+  for (const source of [title, text]) {
+    for (const match of source.matchAll(HASHTAG)) {
+      if (hashtags.length >= MAX_HASHTAGS) break;
+      const key = normaliseKey(match[1]);
+      if (key === null) continue;
+      hashtags.push({ key, surface: match[0], type: 'hashtag' });
+    }
+  }
+  const named: TrendCandidate[] = [];
+  if (isEnglish(signal.lang)) {
+    const entities = new Map<string, Scored>();
+    const phrases = new Map<string, Scored>();
+    if (title.trim() !== '' && !isTitleCase(title)) analyse(title, 2, 0, entities, phrases);
+    if (text.trim() !== '') analyse(text, 1, 1_000_000, entities, phrases);
+    for (const e of topScored(entities, MAX_ENTITIES))
+      named.push({ key: e.key, surface: e.surface, type: 'entity' });
+    for (const p of topScored(phrases, MAX_PHRASES))
+      named.push({ key: p.key, surface: p.surface, type: 'keyword' });
+  }
+  return { hashtags, named };
+}
+
+const RANK: Record<CandidateType, number> = { hashtag: 3, entity: 2, keyword: 1 };
+
+/**
+ * A signal's candidates from its words' and its own keywords, deduplicated by key (a key's type is the best
+ * seen: hashtag > entity > keyword) and capped (default 12): hashtags first, then the keywords, then entities
+ * and key phrases by score.
+ */
+export function withKeywords(
+  words: WordCandidates,
+  keywords: readonly unknown[] | null | undefined,
+  options: ExtractOptions = {},
+): TrendCandidate[] {
+  const max = options.max ?? DEFAULT_MAX_CANDIDATES;
+  const own: TrendCandidate[] = [];
+  for (const keyword of keywords ?? []) {
+    if (typeof keyword !== 'string') continue;
+    const key = normaliseKey(keyword);
+    if (key !== null) own.push({ key, surface: keyword.trim(), type: 'keyword' });
+  }
+  const byKey = new Map<string, TrendCandidate>();
+  for (const list of [words.hashtags, own, words.named]) {
+    for (const candidate of list) {
+      const existing = byKey.get(candidate.key);
+      if (existing === undefined) byKey.set(candidate.key, { ...candidate });
+      else if (RANK[candidate.type] > RANK[existing.type]) {
+        existing.type = candidate.type;
+        existing.surface = candidate.surface;
+      }
+    }
+  }
+  return [...byKey.values()].slice(0, Math.max(0, max));
+}
+
 /**
  * Trend candidates of one signal, deduplicated by key (a key's type is the best seen:
  * hashtag > entity > keyword) and capped (default 12): hashtags first, then the signal's own keywords,
  * then entities and key phrases by score (title mentions count double).
  */
 export function extractCandidates(signal: SignalText, options: ExtractOptions = {}): TrendCandidate[] {
-  const max = options.max ?? DEFAULT_MAX_CANDIDATES;
-  const text = typeof signal.text === 'string' ? signal.text : '';
-  const title = typeof signal.title === 'string' ? signal.title : '';
-  const ordered: TrendCandidate[] = [];
-
-  let hashtags = 0;
-  for (const source of [title, text]) {
-    for (const match of source.matchAll(HASHTAG)) {
-      if (hashtags >= MAX_HASHTAGS) break;
-      const key = normaliseKey(match[1]);
-      if (key === null) continue;
-      ordered.push({ key, surface: match[0], type: 'hashtag' });
-      hashtags += 1;
-    }
-  }
-
-  for (const keyword of signal.keywords ?? []) {
-    if (typeof keyword !== 'string') continue;
-    const key = normaliseKey(keyword);
-    if (key !== null) ordered.push({ key, surface: keyword.trim(), type: 'keyword' });
-  }
-
-  if (isEnglish(signal.lang)) {
-    const entities = new Map<string, Scored>();
-    const phrases = new Map<string, Scored>();
-    if (title.trim() !== '' && !isTitleCase(title)) analyse(title, 2, 0, entities, phrases);
-    if (text.trim() !== '') analyse(text, 1, 1_000_000, entities, phrases);
-    for (const e of topScored(entities, MAX_ENTITIES)) {
-      ordered.push({ key: e.key, surface: e.surface, type: 'entity' });
-    }
-    for (const p of topScored(phrases, MAX_PHRASES)) {
-      ordered.push({ key: p.key, surface: p.surface, type: 'keyword' });
-    }
-  }
-
-  const rank: Record<CandidateType, number> = { hashtag: 3, entity: 2, keyword: 1 };
-  const byKey = new Map<string, TrendCandidate>();
-  for (const candidate of ordered) {
-    const existing = byKey.get(candidate.key);
-    if (existing === undefined) byKey.set(candidate.key, { ...candidate });
-    else if (rank[candidate.type] > rank[existing.type]) {
-      existing.type = candidate.type;
-      existing.surface = candidate.surface;
-    }
-  }
-  return [...byKey.values()].slice(0, Math.max(0, max));
+  return withKeywords(wordCandidates(signal), signal.keywords, options);
 }
 
 /**
