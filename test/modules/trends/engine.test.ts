@@ -88,6 +88,33 @@ describe('trend engine', () => {
   let ctx: TestContext | undefined;
   afterEach(async () => ctx?.close());
 
+  /**
+   * Starts `engine` with an hour between ticks, so only its wakes and backlog continuations run passes, wakes it,
+   * waits up to 10 s for `left()` to reach 0, and stops it.
+   */
+  const runWoken = async (engine: TrendEngine, left: () => Promise<number>) => {
+    engine.start(3_600_000, (error) => assert.fail(String(error)));
+    try {
+      engine.wake();
+      const until = Date.now() + 10_000;
+      while ((await left()) > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    } finally {
+      engine.stop();
+      await engine.idle();
+    }
+  };
+  /** Trends whose snapshots are out of date. */
+  const outOfDate = async () =>
+    Number(
+      (
+        await ctx!.app.services.db
+          .selectFrom('trends')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('dirty', '>', 0)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
   const ingest = async (items: { id: string; at: number }[]) => {
     const result = await ctx!.app.services.signals.ingest(
       items.map(({ id, at }) => ({
@@ -172,28 +199,10 @@ describe('trend engine', () => {
     const first = await engine.tick();
     assert.equal(first.recomputed, 4);
     assert.equal(first.backlog, true, 'out-of-date snapshots left over are a backlog');
-    const outOfDate = async () =>
-      Number(
-        (
-          await db
-            .selectFrom('trends')
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .where('dirty', '>', 0)
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
     assert.ok((await outOfDate()) > 0);
-    // An hour between ticks: only the backlog continuation brings the rest up to date in time.
-    engine.start(3_600_000, (error) => assert.fail(String(error)));
-    try {
-      engine.wake();
-      const until = Date.now() + 10_000;
-      while ((await outOfDate()) > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
-      assert.equal(await outOfDate(), 0, 'every snapshot current without waiting for the interval');
-    } finally {
-      engine.stop();
-      await engine.idle();
-    }
+    // Only the backlog continuation brings the rest up to date in time.
+    await runWoken(engine, outOfDate);
+    assert.equal(await outOfDate(), 0, 'every snapshot current without waiting for the interval');
     const last = await engine.tick();
     assert.equal(last.backlog, false, 'nothing left: no backlog');
   });
@@ -267,12 +276,7 @@ describe('trend engine', () => {
       13,
       'those six and, at the end of the pass, the busy one and the six touched',
     );
-    const dirty = await db
-      .selectFrom('trends')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('dirty', '>', 0)
-      .executeTakeFirstOrThrow();
-    assert.equal(Number(dirty.n), 0);
+    assert.equal(await outOfDate(), 0);
   });
 
   test('stopping ends a pass after the batch it is writing (shutdown does not wait for the backlog)', async () => {
@@ -311,17 +315,9 @@ describe('trend engine', () => {
         ).n,
       );
     await ingest(Array.from({ length: 1200 }, (_, i) => ({ id: `w${i}`, at: NOW - 60_000 })));
-    // An hour between ticks: only the wake and the backlog continuation can process these in time.
-    engine.start(3_600_000, (error) => assert.fail(String(error)));
-    try {
-      engine.wake();
-      const until = Date.now() + 10_000;
-      while ((await pending()) > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
-      assert.equal(await pending(), 0, 'three passes of one batch each, back to back');
-    } finally {
-      engine.stop();
-      await engine.idle();
-    }
+    // Only the wake and the backlog continuation can process these in time.
+    await runWoken(engine, pending);
+    assert.equal(await pending(), 0, 'three passes of one batch each, back to back');
     // The app's engine, once started, is woken by signals stored through the service.
     const appEngine = ctx.app.services.engine;
     appEngine.start(3_600_000, (error) => assert.fail(String(error)));
