@@ -279,6 +279,54 @@ describe('trend engine', () => {
     assert.equal(await outOfDate(), 0);
   });
 
+  test('a trend that stays above a velocity level raises its crossing once, one-off trends beside it none', async () => {
+    const clock = new ManualClock(NOW);
+    ctx = await buildTestApp({ clock });
+    const { signals, engine, db } = ctx.app.services;
+    let n = 0;
+    /** A word of letters for n (distinct texts and accounts, which evidence weighting does not fold). */
+    const word = (k: number) => {
+      let out = '';
+      for (let v = k + 26; v > 0; v = Math.floor(v / 26)) out += String.fromCharCode(97 + (v % 26));
+      return out;
+    };
+    const post = async (count: number) => {
+      const items = Array.from({ length: count }, (_, i) => {
+        n++;
+        return {
+          source: ['x', 'reddit', 'bluesky'][n % 3]!,
+          external_id: `aurora-${n}`,
+          author: `watcher_${word(n)}`,
+          text: `Aurora seen from the ${word(n)} pier tonight`,
+          keywords: ['aurora', `oneoff ${word(n)}`],
+          observed_at: new Date(NOW - 50 * 60_000 + i * 60_000).toISOString(),
+        };
+      });
+      assert.equal((await signals.ingest(items)).accepted, count);
+      await engine.tick();
+    };
+    const crossings = async () => {
+      const jobs = await db.selectFrom('jobs').select('payload').where('type', '=', 'domain-event').execute();
+      return jobs
+        .map(
+          (job) =>
+            JSON.parse(job.payload) as { type: string; data: { trend_name: string; levels?: number[] } },
+        )
+        .filter((event) => event.type === 'trend.velocity.crossed');
+    };
+    await post(30);
+    const first = await crossings();
+    assert.ok(first.length > 0, 'a breakout from many accounts crosses a level');
+    assert.ok(
+      first.every((event) => event.data.trend_name.toLowerCase() === 'aurora'),
+      'one-off phrases raise none',
+    );
+    await post(10);
+    await post(10);
+    const levels = (await crossings()).flatMap((event) => event.data.levels ?? []);
+    assert.equal(new Set(levels).size, levels.length, `each level crossed once: ${levels.join(', ')}`);
+  });
+
   test('stopping ends a pass after the batch it is writing (shutdown does not wait for the backlog)', async () => {
     const clock = new ManualClock(NOW);
     ctx = await buildTestApp({ clock });
