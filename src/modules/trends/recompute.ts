@@ -179,17 +179,8 @@ export class MetricsRecomputer {
     const extra = (await this.options.thresholds?.()) ?? [];
     const levels = [...new Set([...VELOCITY_LEVELS, ...extra])].sort((a, b) => a - b);
     let recorded = 0;
-    // Only a trend with the volume for events needs its previous snapshot (most recomputed trends of real posts
-    // are one-off phrases).
-    const eventPeriod = SNAPSHOT_PERIODS.indexOf(EVENT_PERIOD);
-    const eventful = [...views]
-      .filter(([, list]) => list[eventPeriod]!.volume >= MIN_EVENT_VOLUME)
-      .map(([id]) => id);
     await this.store.transaction(async (trx) => {
-      const previous =
-        eventful.length > 0
-          ? await this.store.snapshots(eventful, EVENT_PERIOD, trx)
-          : new Map<number, SnapshotRow>();
+      const previous = await this.store.snapshots(ids, EVENT_PERIOD, trx);
       const snapshots: SnapshotRow[] = [];
       const events: EventOf<TrendEvents>[] = [];
       for (const [id, list] of views) {
