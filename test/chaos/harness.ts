@@ -361,6 +361,14 @@ export class Instance {
     return this.lines.slice(-60).join('\n');
   }
 
+  /** The kept log lines of errors the service read as bugs (what a 500 logged). */
+  unhandled(): string {
+    return this.lines
+      .filter((line) => line.includes('unhandled error'))
+      .slice(-5)
+      .join('\n');
+  }
+
   /** Starts an instance and waits until `/status` answers 200. */
   static async start(options: InstanceOptions): Promise<Instance> {
     const port = options.port ?? (await freePort());

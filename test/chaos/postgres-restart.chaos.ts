@@ -129,7 +129,8 @@ test('PostgreSQL restarted under load: 503 with Retry-After while it is down, 20
   assert.deepEqual(
     wrong.slice(0, 10).map((o) => `${o.at - down} ms: ${o.status} ${o.error ?? ''}`),
     [],
-    `answers other than 200 or 503 with Retry-After${instance.running ? '' : `; the instance exited:\n${instance.log()}`}`,
+    `answers other than 200 or 503 with Retry-After; the errors logged:\n${instance.unhandled()}` +
+      (instance.running ? '' : `\nthe instance exited:\n${instance.log()}`),
   );
   assert.ok(count(during, 503) > 0, 'the outage was seen: requests answered 503');
   const slow = during.filter((o) => o.ms > 6000);

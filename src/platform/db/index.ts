@@ -209,6 +209,10 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     [
       'ECONNREFUSED',
       'ECONNRESET',
+      'ECONNABORTED',
+      'EHOSTUNREACH',
+      'ENETUNREACH',
+      'EAI_AGAIN',
       'ETIMEDOUT',
       'ENOTFOUND',
       'EPIPE',
@@ -217,7 +221,9 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     ].includes(code) ||
     code.startsWith('08') || // connection exception class
     ['57P01', '57P02', '57P03', '53300'].includes(code) ||
-    /Connection terminated|timeout exceeded when trying to connect|driver has already been destroyed/i.test(
+    // pg's wording for a connection cut between two statements of a transaction ("…is not queryable") or
+    // during one; the server's own shutdown notices carry the codes above.
+    /Connection terminated|is not queryable|Query read timeout|timeout exceeded when trying to connect|driver has already been destroyed/i.test(
       e.message ?? '',
     )
   );
