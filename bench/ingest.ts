@@ -20,15 +20,13 @@
 // posts of ../shared/data/crisislex-t26 instead, about 22,000 with far fewer repeated texts than the demo's,
 // their times moved into the last day; the warm-up stays demo signals).
 import http from 'node:http';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { Model } from 'wink-eng-lite-web-model';
-import type WinkNlp from 'wink-nlp';
 import { allCrisisPosts } from '../scripts/eval/crisislex.ts';
 import { generateApiKey } from '../src/modules/accounts/index.ts';
 import { demoSignals, toIngestItem } from '../src/modules/signals/index.ts';
 import { compound } from '../src/modules/trends/index.ts';
+import { newWink } from '../src/platform/wink.ts';
 import {
   type BenchSettings,
   crestwatchOnSqlite,
@@ -80,10 +78,8 @@ const sentimentOf: RowWork = (item) => {
  * read the measured texts already would be measured on work the server, meeting them first, cannot skip.
  */
 function tokensThenSentiment(warmWith: readonly Item[]): RowWork {
-  const require = createRequire(import.meta.url);
-  const winkNLP = require('wink-nlp') as typeof WinkNlp;
   // An empty pipeline: tokenisation only (no sentence boundaries, part of speech or entities).
-  const nlp = winkNLP(require('wink-eng-lite-web-model') as Model, []);
+  const nlp = newWink([]);
   const work: RowWork = (item) => {
     const title = titleOf(item);
     if (title) nlp.readDoc(title).tokens().out();

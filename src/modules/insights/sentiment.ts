@@ -16,9 +16,8 @@
 // most that sentence's score: a clear complaint is what the post says, whatever courtesy surrounds it.
 // The decision thresholds are VADER's published cut-offs (±0.05); a text between them is neutral.
 // Quality is measured by `npm run eval` (scripts/eval/sentiment.eval.ts).
-import { createRequire } from 'node:module';
-import type { Model } from 'wink-eng-lite-web-model';
 import type { WinkMethods } from 'wink-nlp';
+import { newWink } from '../../platform/wink.ts';
 import { mentionSentiment, sentenceSentiments } from '../trends/index.ts';
 
 export type TextSentiment = 'positive' | 'negative' | 'neutral';
@@ -27,14 +26,11 @@ const MAX_CHARS = 2000;
 const POSITIVE = 0.05;
 const NEGATIVE = -0.05;
 
-const requireCjs = createRequire(import.meta.url);
 let wink: WinkMethods | null = null;
 
 function winkNlp(): WinkMethods {
   if (wink === null) {
-    const winkNLP = requireCjs('wink-nlp') as typeof import('wink-nlp').default;
-    const model = requireCjs('wink-eng-lite-web-model') as Model;
-    wink = winkNLP(model);
+    wink = newWink();
   }
   return wink;
 }

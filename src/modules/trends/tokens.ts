@@ -12,9 +12,8 @@
  * shrinks (about 120 bytes a token). Both memories are bounded here: the memo is emptied when it holds
  * MEMO_LIMIT chunks, and wink's instance is replaced after WINK_RECYCLE_CHUNKS chunks it read.
  */
-import { createRequire } from 'node:module';
-import type { Model } from 'wink-eng-lite-web-model';
 import type { WinkMethods } from 'wink-nlp';
+import { newWink } from '../../platform/wink.ts';
 
 /** wink's token types (`its.type`): word, number, punctuation, hashtag, url, tabCRLF, … */
 interface Tokens {
@@ -39,19 +38,15 @@ const MAX_SPACES = 0xfffe;
 // /([ \u00a0\u2002-\u2005\u2009\u200a\u202f\u205f]+|[\n\r\t]+)/: `separator` reads the same classes.
 const NON_BREAKING = /[\u00a0\u2002-\u2005\u2009\u200a\u202f\u205f]/;
 
-// Loaded on first use, not at import: importers that do not extract should not pay for the model (~0.3 s and
-// tens of MB). Both packages are CommonJS.
-const requireCjs = createRequire(import.meta.url);
+// Loaded on first use, not at import: importers that do not extract should not pay for the model.
 let wink: WinkMethods | null = null;
 let chunksRead = 0;
 const memo = new Map<string, ChunkTokens>();
 
 function winkInstance(): WinkMethods {
   if (wink === null || chunksRead >= WINK_RECYCLE_CHUNKS) {
-    const winkNLP = requireCjs('wink-nlp') as typeof import('wink-nlp').default;
-    const model = requireCjs('wink-eng-lite-web-model') as Model;
     // Tokens only: no sentence boundaries, part-of-speech tags or entities (they cost more than the tokenizer).
-    wink = winkNLP(model, []);
+    wink = newWink([]);
     chunksRead = 0;
   }
   return wink;

@@ -1,20 +1,16 @@
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import type { Model } from 'wink-eng-lite-web-model';
-import type WinkNlp from 'wink-nlp';
 import {
   MEMO_LIMIT,
   tokenize,
   tokenizerMemory,
   WINK_RECYCLE_CHUNKS,
 } from '../../../src/modules/trends/tokens.ts';
+import { newWink as winkInstance } from '../../../src/platform/wink.ts';
 
 // A wink-nlp instance of the test's own: the tokens the memo hands out must be the ones wink gives the whole text.
-const require = createRequire(import.meta.url);
-const newWink = () =>
-  (require('wink-nlp') as typeof WinkNlp)(require('wink-eng-lite-web-model') as Model, []);
+const newWink = () => winkInstance([]);
 const wink = newWink();
 
 // wink remembers the out-of-vocabulary tokens it met, and they can change how it splits a chunk later
