@@ -73,7 +73,9 @@
  *    when a hypothetical marker stands before it, or, if milder than −1.5, when the clause is an information
  *    question ("what happens if I miss my first leg?", "what time do drivers stop delivering?"); a clause that
  *    opens with "if" and ends with "?" is an information question. A quotation of at most 3 words is a
- *    narrative cue (a scare quote: 'my parcel is "out for delivery"'); in a complaint or request, praise
+ *    narrative cue (a scare quote: 'my parcel is "out for delivery"'); in a text that opens with an @handle,
+ *    one of at most 8 words is a complaint of its own (QUOTED_WEIGHT, version 11) unless all its words are
+ *    names, it is asked about, or the writer praises outside it; in a complaint or request, praise
  *    words inside a quotation of at most 8 words lose their valence. A contrast word ("but", "however",
  *    "though", "although") after the last complaint evidence settles the text from there, like a resolution
  *    word ("delayed an hour but the captain kept us informed. Appreciated."); "care" after "take" is a
@@ -1025,6 +1027,46 @@ interface Tokens {
 const SCARE_QUOTE = 3;
 /** Praise words inside a quotation of at most this many words are the company's words, not the writer's. */
 const QUOTED_REACH = 8;
+/** The weight of a quotation in a post addressed to a company: a complaint on its own (STRONG_PHRASE). */
+const QUOTED_WEIGHT = -1.5;
+
+/** Whether every word of the quotation [from, to) is a name ("Delta One", "Wanna Get Away"): a title. */
+function quotedName(t: Tokens, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) if (!t.name[k]) return false;
+  return true;
+}
+
+/**
+ * Whether a praise word stands outside the quotations starting at `quoted` and is not sarcasm with them as the
+ * complaint ('the crew sang "happy birthday" to my daughter, thank you!!' is praise; '… the "freshly cleaned"
+ * shower. nice' is not). Requests, desk and service words do not count: they are courtesy or the service's name.
+ */
+function praiseOutside(
+  t: Tokens,
+  quoted: readonly number[],
+  strong: readonly number[],
+  strongWords: readonly number[],
+): boolean {
+  const inside = new Uint8Array(t.length);
+  for (let q = 0; q < t.quotes.length; q += 2) {
+    if (!quoted.includes(t.quotes[q]!)) continue;
+    for (let k = t.quotes[q]!; k < t.quotes[q + 1]!; k++) inside[k] = 1;
+  }
+  const evidence = [...strong, ...quoted].sort((a, b) => a - b);
+  for (let k = 0; k < t.length; k++) {
+    if (inside[k] === 1 || (flagsAt(t, k) & (F_REQUEST | F_DESK | F_SERVICE)) !== 0) continue;
+    const v = t.infos[k]?.valence ?? lexiconValence(t.words[k]!);
+    if (v <= 0 || vaderNegated(t, k)) continue;
+    if (!sarcastic(t, k, evidence, strongWords)) return true;
+  }
+  return false;
+}
+
+/** Whether the text opens with an @handle (after white space): a post written to a company. */
+const OPENS_WITH_HANDLE = /^\s*@\w/;
+function opensWithHandle(text: string): boolean {
+  return OPENS_WITH_HANDLE.test(text);
+}
 
 /** Character classes of the lower-cased ASCII range: what the tokenizer does with each code unit. */
 const C_OTHER = 0;
@@ -1680,11 +1722,21 @@ function read(text: string, matches: ComplaintMatch[] | null, tokens?: Tokens): 
   }
 
   // Short quotations are scare quotes ("the 'priority' line", 'my parcel is "out for delivery"'): read as
-  // narrative cues, counted only when corroborated.
+  // narrative cues, counted only when corroborated. In a post addressed to a company (it opens with an
+  // @handle), quoting the company back is a protest ('the "premium" meal', 'your chat says "an agent will be
+  // with you shortly"'): there a quotation of up to QUOTED_REACH words that is not a name is complaint evidence
+  // of its own, unless the writer praises outside it.
+  const addressed = opensWithHandle(t.text);
+  const reach = addressed ? QUOTED_REACH : SCARE_QUOTE;
+  let quoted: number[] | null = null;
   for (let q = 0; q < t.quotes.length; q += 2) {
-    if (t.quotes[q + 1]! - t.quotes[q]! > SCARE_QUOTE || asking(t, t.quotes[q]!)) continue;
+    if (t.quotes[q + 1]! - t.quotes[q]! > reach || asking(t, t.quotes[q]!)) continue;
     narrative ??= [];
     narrative.push(t.quotes[q]!, t.quotes[q + 1]!);
+    if (addressed && !quotedName(t, t.quotes[q]!, t.quotes[q + 1]!)) {
+      quoted ??= [];
+      quoted.push(t.quotes[q]!);
+    }
   }
 
   let complaint = phraseSum <= STRONG_PHRASE;
@@ -1719,12 +1771,19 @@ function read(text: string, matches: ComplaintMatch[] | null, tokens?: Tokens): 
       for (let k = from; k < to; k++) used[k] = 1;
       cues.push(from, to);
     }
-    if (cues.length >= 4 || (cues.length > 0 && (phraseSum < 0 || complaint))) {
+    const q = quoted;
+    const selfEvident =
+      q !== null &&
+      cues.some((from, c) => c % 2 === 0 && q.includes(from)) &&
+      !praiseOutside(t, q, strong, strongWords);
+    if (!selfEvident) quoted = null;
+    if (cues.length >= 4 || (cues.length > 0 && (phraseSum < 0 || complaint || selfEvident))) {
       consumed = used;
       for (let c = 0; c < cues.length; c += 2) {
         const from = cues[c]!;
         const to = cues[c + 1]!;
-        const weight = shouted(t, from, to) ? NARRATIVE_WEIGHT - C_INCR : NARRATIVE_WEIGHT;
+        const base = quoted?.includes(from) ? QUOTED_WEIGHT : NARRATIVE_WEIGHT;
+        const weight = shouted(t, from, to) ? base - C_INCR : base;
         let replaced = 0;
         for (let k = from; k < to; k++) replaced += applied(t, k);
         delta += weight * butFactor(t, from) - replaced;
@@ -1733,6 +1792,12 @@ function read(text: string, matches: ComplaintMatch[] | null, tokens?: Tokens): 
         phraseSum += weight;
         if (to - 1 > lastEvidence) lastEvidence = to - 1;
         matches?.push({ pattern: 'narrative', text: t.words.slice(from, to).join(' '), weight });
+        // A quotation that is a complaint on its own is strong evidence for the sarcasm rule ("… the 'freshly
+        // cleaned' shower. nice").
+        if (base === QUOTED_WEIGHT) {
+          strong.push(from);
+          strong.sort((a, b) => a - b);
+        }
       }
       complaint ||= phraseSum <= STRONG_PHRASE;
     } else if (consumed !== null) {

@@ -98,6 +98,22 @@ describe('complaint layer: short posts', () => {
     neutral("@Air what does 'basic economy' include?");
   });
 
+  test('in a post to a company, quoting it back is a complaint of its own, unless it is a name or praised', () => {
+    negative("@Hotel found a hair in the 'freshly cleaned' shower. nice");
+    negative('@Shop your chat says "an agent will be with you shortly". that was at noon');
+    negative("@Air the 'premium' meal was a cold wrap and a bag of pretzels");
+    // not addressed to anyone: a short quotation still needs corroboration
+    const story = "the 'premium' meal was a cold wrap and a bag of pretzels";
+    assert.equal(mentionScore(story), compound(story));
+    // a name or a title is no scare quote
+    neutral('@Air booked the "Wanna Get Away" fare for March');
+    // praise outside the quotation is the writer's, and the quotation is not a protest
+    positive('@Air the crew sang "happy birthday" to my daughter, thank you!!');
+    positive('@Air flight attendant Kim called it "the party row" and made everyone laugh');
+    // asked about, a quotation is no complaint
+    neutral("@Air what does 'basic economy' include?");
+  });
+
   test('a negative word in a question about a case, not one that happened, is not a complaint', () => {
     assert.ok(compound('@Air what happens to my ticket if I miss my first leg?') < -0.05);
     neutral('@Air what happens to my ticket if I miss my first leg?');
