@@ -97,12 +97,12 @@ for (const set of POST_SETS) {
 }
 
 // The measure is per brand: an insight's stated negative share against the labelled share of that
-// brand's posts. The two newest sets address twelve brands each (about 10–17 posts a brand, so one post moves a
-// brand's share by 0.06–0.10).
+// brand's posts. held-out-4 and development-5 address twelve brands each (about 10–17 posts a brand, so one post
+// moves a brand's share by 0.06–0.10); held-out-5 six airlines with 20 posts each (0.05 a post).
 console.log(
   '\nPer brand (the first @handle of each post), classifier: mean |stated − labelled| negative share',
 );
-for (const set of ['held-out-4', 'development-5'] as const) {
+for (const set of ['held-out-4', 'development-5', 'held-out-5'] as const) {
   const byBrand = new Map<string, { posts: number; labelled: number; stated: number }>();
   for (const post of CUSTOMER_POSTS.filter((p) => p.set === set)) {
     const brand = /@\w+/.exec(post.text)?.[0] ?? '(none)';

@@ -129,7 +129,24 @@ export const COMPLAINT_PHRASES: readonly (readonly [pattern: string, weight: num
   ],
   // VADER's own weight, so that hypotheticals and questions can set it to 0 ("if I cancel")
   ['cancel|cancels', -1],
-  ['missed|miss|missing my|our|the connection|connecting|flight|train|bus|appointment', -2],
+  [
+    'missed|miss|missing my|our|the connection|connecting|flight|train|bus|ferry|appointment|meeting|wedding|funeral|interview|cruise|concert|event|shift|exam|surgery',
+    -2,
+  ],
+  // a harm the company caused ("thanks for making me miss my meeting")
+  ['made|make|makes|making me|us miss|late', -2],
+  // what was paid for, handed to someone else ("my seat was given away", "gave away our room")
+  [
+    'gave|give|given|gives|giving away my|our seat|seats|room|rooms|table|booking|reservation|upgrade|spot',
+    -2,
+  ],
+  [
+    'seat|seats|room|rooms|table|booking|reservation|upgrade|spot [was|were|got|has|had] [been] given|gave away',
+    -2,
+  ],
+  ['double booked|booking|bookings|sold', -1.8],
+  ['ran|run|runs|running out of', -1.5],
+  ['sent|sends|send|sending|went|goes|go|going to voicemail', -1.5],
   ['misconnect|misconnected', -2],
   ['stranded', -2.5],
   ['stuck at|in|on|with', -2],
@@ -187,7 +204,7 @@ export const COMPLAINT_PHRASES: readonly (readonly [pattern: string, weight: num
   // product failures
   ['crash|crashes|crashed|crashing', -2],
   [
-    'keeps|kept|keep crashing|freezing|failing|dropping|disconnecting|closing|restarting|rebooting|breaking|buffering|lagging|logging|giving|showing|throwing|saying|asking|telling|sending|charging|changing|cancelling|canceling|delaying|moving|pushing|bumping|redirecting|rejecting|declining|timing',
+    'keeps|kept|keep crashing|freezing|failing|dropping|disconnecting|closing|restarting|rebooting|breaking|buffering|lagging|logging|giving|showing|throwing|saying|asking|telling|sending|charging|changing|cancelling|canceling|delaying|moving|pushing|bumping|redirecting|rejecting|declining|timing|getting',
     -2.3,
   ],
   ['freezes|froze', -1.5],
@@ -350,7 +367,7 @@ export const COMPLAINT_PHRASES: readonly (readonly [pattern: string, weight: num
   ['unhelpful|clueless|unreliable|dismissive|condescending|patronising|patronizing|incompetent', -2],
   ['inexcusable|disgraceful|abysmal|atrocious', -2.5],
   ['subpar|mediocre', -1.8],
-  ['cramped|filthy|smelly|stinks', -1.5],
+  ['cramped|filthy|smelly|stinks|sticky|greasy|moldy|mouldy|stained', -1.5],
   ['zero|0|one|1|no star|stars', -2.3],
   ['for the # time', -1.5],
   ['how hard is it', -1.8],
@@ -419,7 +436,7 @@ export const SELF_CONTAINED_PHRASES: readonly (readonly [pattern: string, weight
     -2,
   ],
   [
-    'no|zero air|ac|heat|snack|snacks|drinks|bathroom|gate|plane|pilot|crew|seats|legroom|progress|idea|clue|options|luck|sign|word|confirmation|email|emails|notification|bag|bags|luggage|flights|meal|meals|blankets|communication|update|updates|info|information|explanation|announcement|announcements',
+    'no|zero air|ac|heat|snack|snacks|drinks|bathroom|gate|plane|pilot|crew|seats|legroom|recline|window|outlet|outlets|screen|screens|entertainment|pillow|pillows|progress|idea|clue|options|luck|sign|word|confirmation|email|emails|notification|bag|bags|luggage|flights|meal|meals|blankets|communication|update|updates|info|information|explanation|announcement|announcements',
     -2,
   ],
   [
@@ -463,7 +480,12 @@ export const SELF_CONTAINED_PHRASES: readonly (readonly [pattern: string, weight
   ["can't|cant|cannot|couldn't|couldnt|not get through|ahold", -1.8],
   ['no way to reach|contact|cancel|get', -2],
   ['not|without telling|informing|notifying|warning|asking me|us|anyone|anybody|passengers|customers', -1.8],
-  ['without asking|consent|permission|notice|warning|explanation', -1.8],
+  [
+    'without [any|prior|advance|an|a] asking|consent|permission|notice|warning|explanation|apology|reason',
+    -1.8,
+  ],
+  // disbelief at what the company does ("I can't believe you charge for water")
+  ["can't|cant|cannot believe you|they|y'all|yall|u|your|ur", -1.5],
   ['without being asked|told|informed|notified|consulted|warned', -1.8],
   [
     'without anyone|anybody contacting|calling|telling|asking|checking|replying|responding|getting|explaining',
@@ -646,6 +668,11 @@ export const NEUTRAL_PHRASES: readonly (readonly [pattern: string, weight: numbe
   ['during|throughout the|a|our delay|delays|wait|outage|outages|disruption|cancellation|cancellations', 0],
   // a report, not praise ("no delays reported so far")
   ['no|zero|without|never delay|delays', 0],
+  // the writer's own plan, not the company's failure ("I need to cancel my trip next month")
+  [
+    'need|want|have|going|planning|plan to cancel|change|rebook my|our|a trip|flight|flights|booking|reservation|ticket|tickets',
+    0,
+  ],
 ];
 
 /** Problem nouns whose absence is praise (ABSENCE_PHRASES). */
@@ -677,6 +704,7 @@ export const PRAISE_PHRASES: readonly (readonly [pattern: string, weight: number
   ['shoutout|shoutouts to', 2],
   ['spot on', 1.8],
   ['above and beyond', 2.3],
+  ["you|u|y'all|yall [guys|all] rock|rocked", 2],
 ];
 
 /** Words VADER scores positive that in a complaint name the service or are politeness, not praise. */

@@ -3,7 +3,7 @@
 // docs/metrics.md states every formula and constant below; keep the two in step (and bump METRICS_VERSION
 // when a number would change).
 
-export const METRICS_VERSION = 'crestwatch-metrics/11';
+export const METRICS_VERSION = 'crestwatch-metrics/12';
 
 export const HOUR_MS = 3_600_000;
 export const HOURS_PER_WEEK = 168;

@@ -1,4 +1,4 @@
-// The complaint layer's rules for short social posts to a company (crestwatch-metrics/5, /6, /8, /9 and /10): waiting and
+// The complaint layer's rules for short social posts to a company (crestwatch-metrics/5, /6, /8, /9, /10 and /12): waiting and
 // durations, chasing and doubting questions, missing items, scare quotes, questions about a case, turns to
 // praise and praise idioms, contact and blocking. Each test fails without its rule.
 import assert from 'node:assert/strict';
@@ -226,5 +226,29 @@ describe('complaint layer: short posts', () => {
     // strong praise, and a question that is not an information question, stay VADER's
     positive('@Air is the new lounge at JFK amazing?');
     positive('@Air I love the new lounge, is it open on Sundays?');
+  });
+
+  test("harms reported without a sentiment word are complaints; the writer's own plan is not (version 12)", () => {
+    negative('@Air thanks for making me miss my meeting');
+    negative('@Air love that I missed my cruise');
+    negative('@Air my seat was given away even though I checked in');
+    negative('@Hotel you gave away our room at 9pm');
+    negative('@Air your system double booked my seat');
+    negative('@Air the crew ran out of drinks before row 20');
+    negative('@Telco I keep getting sent to voicemail');
+    negative('@Air my flight got moved to 6am without any notice');
+    negative("@Air I can't believe you charge for water");
+    negative('@Air seat has no window and no recline, nice');
+    negative('@Air the tray table is sticky');
+    // planning one's own change is no complaint, whatever words it shares with one
+    neutral('@Air I need to cancel my trip next month');
+    neutral('@Air I want to cancel my booking for Friday and rebook');
+    // negated, an item that ran out is not missing
+    neutral('@Air never ran out of snacks on my flights');
+  });
+
+  test('"you guys rock" is praise (version 12)', () => {
+    positive('@Air you guys rock');
+    positive("@Air y'all rock");
   });
 });
