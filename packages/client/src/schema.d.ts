@@ -19906,8 +19906,9 @@ export interface components {
         AIInsight: {
             trend_id: number;
             trend_name?: string | null;
+            /** @description The shares of mentions that are positive, negative and neutral, and the mean score. Mentions written to an account (an @handle in the text) count as the label shares of labelled posts that read like them, so the shares are estimates; the summary then says so and gives the share read as negative one by one (docs/metrics.md). */
             sentiment_summary?: string | null;
-            /** @description `positive`, `negative`, `neutral` or `mixed`. */
+            /** @description `positive`, `negative`, `neutral` or `mixed`, from the stated shares: a clear majority (≥ 55 % and > 1.5 × the other side) decides, `mixed` when both sides hold ≥ 30 %, else the mean score. */
             sentiment_category?: string | null;
             /** @description Key phrases, most mentioned first. */
             key_themes?: string[];

@@ -13,8 +13,9 @@ import {
   SAFETY_LEXICONS,
 } from './lexicons.ts';
 import { classifySentiment, type TextSentiment } from './sentiment.ts';
+import { estimateCounts, type Reading } from './share-estimate.ts';
 
-const OFFLINE_VERSION = '1.1';
+const OFFLINE_VERSION = '1.2';
 const OFFLINE_MODEL = `crestwatch-offline/${OFFLINE_VERSION}`;
 
 type SentimentCategory = 'positive' | 'negative' | 'neutral' | 'mixed';
@@ -128,6 +129,8 @@ interface ScoredSignal {
   lower: string;
   score: number;
   category: TextSentiment;
+  /** How it reads when written to an account (null otherwise): the basis of the estimated shares. */
+  reading: Reading | null;
 }
 
 /** A complaint topic found among the negative mentions, with its stock response and its worst example. */
@@ -141,8 +144,8 @@ interface Complaint {
 function scoreSignals(signals: readonly AnalyzerSignal[]): ScoredSignal[] {
   return signals.map((signal) => {
     const full = signal.title ? `${signal.title}. ${signal.text}` : signal.text;
-    const { score, category } = classifySentiment(full);
-    return { signal, full, lower: full.toLowerCase(), score, category };
+    const { score, category, reading } = classifySentiment(full);
+    return { signal, full, lower: full.toLowerCase(), score, category, reading };
   });
 }
 
@@ -226,7 +229,9 @@ function questionsOf(scored: readonly Pick<ScoredSignal, 'full'>[], name: string
       ];
 }
 
-export function complaintsOf(scored: readonly Omit<ScoredSignal, 'full'>[]): Complaint[] {
+export function complaintsOf(
+  scored: readonly Pick<ScoredSignal, 'signal' | 'lower' | 'score' | 'category'>[],
+): Complaint[] {
   const negatives = scored.filter((s) => s.category === 'negative');
   const found = COMPLAINT_TOPICS.map((topic) => ({
     topic,
@@ -249,30 +254,42 @@ export function complaintsOf(scored: readonly Omit<ScoredSignal, 'full'>[]): Com
 }
 
 /**
- * sentiment_category and sentiment_summary. Each mention is classified on its own (sentiment.ts); the
- * category is the trends rule on those shares (trends' sentimentCategory, docs/metrics.md): a clear majority
- * (≥ 55 % of the mentions and more than 1.5 × the other side) decides, then `mixed` when both sides hold
- * ≥ 30 %, then the mean score against ±0.05 on the side with at least as many mentions, else neutral. The
- * summary states the shares of mentions classified positive, negative and neutral.
+ * sentiment_category and sentiment_summary. Each mention is classified on its own (sentiment.ts). The shares
+ * are estimated (share-estimate.ts): a mention written to an account counts as the proportions people gave
+ * posts with the same reading, any other as its category, so a strongly negative audience is not understated
+ * by the complaints the classifier misses. The category is the trends rule on those shares (trends'
+ * sentimentCategory, docs/metrics.md): a clear majority (≥ 55 % of the mentions and more than 1.5 × the
+ * other side) decides, then `mixed` when both sides hold ≥ 30 %, then the mean score against ±0.05 on the side
+ * with at least as many mentions, else neutral. The summary states the estimated shares and, when any mention
+ * was estimated, how many read as negative one by one.
  */
 export function sentimentSection(
-  scored: readonly Pick<ScoredSignal, 'score' | 'category'>[],
+  scored: readonly (Pick<ScoredSignal, 'score' | 'category'> & { reading?: Reading | null })[],
   name: string,
   windowDays: number,
 ): { sentiment_category: SentimentCategory; sentiment_summary: string } {
   const n = scored.length;
-  const pos = scored.filter((s) => s.category === 'positive').length;
-  const neg = scored.filter((s) => s.category === 'negative').length;
-  const neu = n - pos - neg;
+  const estimate = estimateCounts(scored);
+  const classifiedNegative = scored.filter((s) => s.category === 'negative').length;
   const sum = scored.reduce((total, s) => total + s.score, 0);
   const mean = n === 0 ? 0 : sum / n;
-  const category: SentimentCategory = sentimentCategory({ sum, count: n, positive: pos, negative: neg });
+  const category: SentimentCategory = sentimentCategory({
+    sum,
+    count: n,
+    positive: estimate.positive,
+    negative: estimate.negative,
+  });
+  const basis =
+    estimate.addressed === 0
+      ? ''
+      : `; shares estimated: ${estimate.addressed} written to an account count as people labelled posts that ` +
+        `read like them; one by one, ${pct(classifiedNegative, n)} % read as negative`;
   const summary =
     n === 0
       ? `No recent mentions of ${name} were available to score; sentiment is treated as neutral until signals arrive.`
       : `Sentiment around ${name} is ${category}: of ${n} mentions in the last ${windowDays} days, ` +
-        `${pct(pos, n)} % are positive, ${pct(neg, n)} % negative and ${pct(neu, n)} % neutral ` +
-        `(mean score ${mean.toFixed(2)} on a −1 to 1 scale).`;
+        `${pct(estimate.positive, n)} % are positive, ${pct(estimate.negative, n)} % negative and ` +
+        `${pct(estimate.neutral, n)} % neutral (mean score ${mean.toFixed(2)} on a −1 to 1 scale${basis}).`;
   return { sentiment_category: category, sentiment_summary: summary };
 }
 
@@ -587,7 +604,9 @@ export function crmSection(input: {
       ? complaints
           .slice(0, 5)
           .map((c) => `${c.label}: ${c.count} of ${n} mentions (${pct(c.count, n)} %), e.g. “${c.example}”`)
-      : [`No recurring complaint: ${neg} of ${n} mentions are negative and none share a complaint topic.`];
+      : [
+          `No recurring complaint: ${neg} of ${n} mentions read as negative and none share a complaint topic.`,
+        ];
   const responses = [
     ...complaints.slice(0, 3).map((c) => `On ${c.label}: ${c.response}`),
     ...questions.slice(0, 2).map((q) => `Answer “${clip(q, 80)}” in a pinned FAQ or a short reply template.`),
@@ -637,7 +656,8 @@ export function analyzeOffline(input: AnalyzerInput): AIInsight {
     `Offline analyzer ${OFFLINE_VERSION}: ${n} mentions of ${name} from the last ${input.windowDays} days ` +
     `(${sources} platform${sources === 1 ? '' : 's'}, the most recent matching mentions, capped at 500); ` +
     'sentiment = each mention classified by VADER with the complaint layer (alone where the layer applied, ' +
-    'else averaged with wink-nlp), the category from the shares of mentions; themes = key phrases by number of ' +
+    'else averaged with wink-nlp); shares = mentions by category, a mention written to an account counted as ' +
+    'the label shares of posts that read like it; the category from those shares; themes = key phrases by number of ' +
     'mentions; commercial intent = share of mentions with buying modifiers; predicted CPC = category base CPC ' +
     `$${profile.baseCpcUsd.toFixed(2)} × (0.6 + 1.4 × intent); brand safety = obscenity profanity matcher plus category lexicons ` +
     `(a flag needs ≥ 2 mentions and ≥ 5 %). Metrics: volume ${metrics.volume} over 24 h, velocity score ${metrics.velocity_score}, ${stage}.`;

@@ -68,9 +68,25 @@ export const AIInsightSchema = Type.Object(
   {
     trend_id: Type.Integer(),
     trend_name: Type.Optional(Nullable(Type.String())),
-    sentiment_summary: Type.Optional(Nullable(Type.String())),
+    sentiment_summary: Type.Optional(
+      Nullable(
+        Type.String({
+          description:
+            'The shares of mentions that are positive, negative and neutral, and the mean score. Mentions written ' +
+            'to an account (an @handle in the text) count as the label shares of labelled posts that read like ' +
+            'them, so the shares are estimates; the summary then says so and gives the share read as negative ' +
+            'one by one (docs/metrics.md).',
+        }),
+      ),
+    ),
     sentiment_category: Type.Optional(
-      Nullable(Type.String({ description: '`positive`, `negative`, `neutral` or `mixed`.' })),
+      Nullable(
+        Type.String({
+          description:
+            '`positive`, `negative`, `neutral` or `mixed`, from the stated shares: a clear majority (≥ 55 % and ' +
+            '> 1.5 × the other side) decides, `mixed` when both sides hold ≥ 30 %, else the mean score.',
+        }),
+      ),
     ),
     key_themes: Type.Optional(
       Type.Array(Type.String(), { description: 'Key phrases, most mentioned first.' }),

@@ -19,8 +19,9 @@
 import type { WinkMethods } from 'wink-nlp';
 import { newWink } from '../../platform/wink.ts';
 import { mentionSentiment, sentenceSentiments } from '../trends/index.ts';
+import { type Reading, readingOf, type TextSentiment } from './share-estimate.ts';
 
-export type TextSentiment = 'positive' | 'negative' | 'neutral';
+export type { TextSentiment };
 
 const MAX_CHARS = 2000;
 const POSITIVE = 0.05;
@@ -84,11 +85,16 @@ function categoryOf(score: number): TextSentiment {
   return 'neutral';
 }
 
-/** The sentiment category of one text. */
+/**
+ * The sentiment category of one text, and its reading when it is written to an account (the shares an
+ * insight states estimate from it: share-estimate.ts).
+ */
 export function classifySentiment(text: string | null | undefined): {
   score: number;
   category: TextSentiment;
+  reading: Reading | null;
 } {
   const score = sentimentScore(text);
-  return { score, category: categoryOf(score) };
+  const category = categoryOf(score);
+  return { score, category, reading: typeof text === 'string' ? readingOf(text, score, category) : null };
 }

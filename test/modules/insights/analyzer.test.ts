@@ -234,7 +234,7 @@ describe('crm_and_support_insights', () => {
     const scored = [{ category: 'negative' as const }, { category: 'neutral' as const }];
     assert.deepEqual(crmSection({ name: 'Acme', scored, complaints: [], questions: [] }), {
       common_complaints: [
-        'No recurring complaint: 1 of 2 mentions are negative and none share a complaint topic.',
+        'No recurring complaint: 1 of 2 mentions read as negative and none share a complaint topic.',
       ],
       common_questions: [],
       suggested_responses: [

@@ -324,7 +324,7 @@ describe('insight rules', () => {
       'bugs and broken features: 9 of 30 mentions (30 %), e.g. “the app crashed again”',
       'billing, pricing and refunds: 4 of 30 mentions (13 %), e.g. “charged twice”',
       'customer support: 2 of 30 mentions (7 %), e.g. “no reply”',
-      'No recurring complaint: 3 of 30 mentions are negative and none share a complaint topic.',
+      'No recurring complaint: 3 of 30 mentions read as negative and none share a complaint topic.',
     ]);
     assert.deepEqual(
       complaints.map((c) => [c.label, c.count, c.of, c.share_pct, c.kind]),
