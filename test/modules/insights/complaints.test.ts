@@ -92,7 +92,7 @@ describe('classifySentiment on implicit complaints, questions and solved problem
       7,
     );
     assert.equal(section.sentiment_category, 'negative');
-    assert.match(section.sentiment_summary, /12 % are positive, 66 % negative and 23 % neutral/);
+    assert.match(section.sentiment_summary, /11 % are positive, 66 % negative and 23 % neutral/);
   });
 });
 

@@ -74,18 +74,50 @@ describe('the calibration', () => {
 });
 
 describe('estimated shares', () => {
-  test('a mention not written to an account counts as its category; one written to an account as its reading', () => {
-    const plain = estimateCounts([
-      { reading: null, category: 'negative' },
-      { reading: null, category: 'neutral' },
-    ]);
+  test('a mention not written to an account counts as its category', () => {
+    const plain = estimateCounts([{ reading: null, category: 'negative' }, { category: 'neutral' }]);
     assert.deepEqual(plain, { negative: 1, positive: 0, neutral: 1, count: 2, addressed: 0 });
-    const addressed = estimateCounts([{ reading: 'neutral-statement', category: 'neutral' }]);
-    const c = READING_CALIBRATION['neutral-statement'];
-    assert.equal(addressed.addressed, 1);
-    assert.ok(Math.abs(addressed.negative - (c.negative + 1) / (c.posts + 3)) < 1e-12);
-    // About two in five neutral statements to a company were labelled negative.
-    assert.ok(addressed.negative > 0.3 && addressed.negative < 0.5);
+  });
+
+  test('a few mentions written to an account count about as the calibration posts that read like them', () => {
+    const one = estimateCounts([{ reading: 'neutral-statement', category: 'neutral' }]);
+    assert.equal(one.addressed, 1);
+    assert.ok(Math.abs(one.negative + one.positive + one.neutral - 1) < 1e-9);
+    // About two in five neutral statements to a company were labelled negative; one mention barely moves
+    // the prior of PRIOR_MENTIONS mentions mixed as the calibration posts.
+    assert.ok(
+      Math.abs(one.negative - labelSharesOf('neutral-statement').negative) < 0.03,
+      String(one.negative),
+    );
+  });
+
+  // Mentions whose readings are distributed as the calibration's readings of each label would be for an
+  // audience with the given label mix: what a brand with that many complainers would show.
+  function audience(mix: Record<'negative' | 'positive' | 'neutral', number>, n: number) {
+    const labelTotals = { negative: 0, positive: 0, neutral: 0 };
+    for (const c of Object.values(READING_CALIBRATION))
+      for (const l of ['negative', 'positive', 'neutral'] as const) labelTotals[l] += c[l];
+    const mentions: { reading: Reading; category: 'neutral' }[] = [];
+    for (const reading of Object.keys(READING_CALIBRATION) as Reading[]) {
+      const c = READING_CALIBRATION[reading];
+      const share =
+        (mix.negative * c.negative) / labelTotals.negative +
+        (mix.positive * c.positive) / labelTotals.positive +
+        (mix.neutral * c.neutral) / labelTotals.neutral;
+      for (let i = 0; i < Math.round(share * n); i++) mentions.push({ reading, category: 'neutral' });
+    }
+    return mentions;
+  }
+
+  test("with hundreds of mentions the estimate follows the audience's own mix, at both ends", () => {
+    for (const negative of [0.85, 0.35]) {
+      const mentions = audience({ negative, positive: (1 - negative) / 2, neutral: (1 - negative) / 2 }, 500);
+      const e = estimateCounts(mentions);
+      const stated = e.negative / e.count;
+      // The calibration's own mix is about 0.57 negative: read as its shares alone (no re-weighting) these
+      // audiences would state 0.74 and 0.43, pulled towards it.
+      assert.ok(Math.abs(stated - negative) < 0.05, `${negative}: stated ${stated.toFixed(3)}`);
+    }
   });
 
   test('plain reports to an airline raise the stated negative share above the count, and say so', () => {
