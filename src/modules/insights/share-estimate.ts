@@ -37,12 +37,30 @@ function isAddressed(text: string): boolean {
   return ADDRESSED.test(text) && ADDRESSED.test(text.replace(CREDITED, ' '));
 }
 
+/**
+ * A clause that asks for information in the first person, with or without a question mark (posts often have
+ * none): "how do I …", "can I …", "what should we …", "is there …". Not "how am I supposed to" or "where is
+ * my bag": those are complaints put as questions, and a complaint is not asked by the customer about
+ * themselves.
+ */
+const ASKS = new RegExp(
+  String.raw`(?:^|[.!,;:()\-–—]\s*|^(?:\s*@\w+)+\s+)` +
+    String.raw`(?:(?:how|what|when|which|where|can|could|do|does|should|may|will|would)\s+` +
+    String.raw`(?:(?:do|does|can|could|should|will|would|much|many|long|early|far)\s+)?(?:i|we)\b|(?:is|are)\s+there\b)`,
+  'iu',
+);
+
+/** A neutral text asks: it holds a question mark or a first-person request for information. */
+function asks(text: string): boolean {
+  return text.includes('?') || ASKS.test(text);
+}
+
 /** The reading of a post to an account; null for any other text (it counts as its category). */
 export function readingOf(text: string, score: number, category: TextSentiment): Reading | null {
   if (!isAddressed(text)) return null;
   if (category === 'negative') return score <= -STRONG ? 'negative-strong' : 'negative-weak';
   if (category === 'positive') return score >= STRONG ? 'positive-strong' : 'positive-weak';
-  return text.includes('?') ? 'neutral-question' : 'neutral-statement';
+  return asks(text) ? 'neutral-question' : 'neutral-statement';
 }
 
 interface LabelCounts {
@@ -60,8 +78,8 @@ interface LabelCounts {
 export const READING_CALIBRATION: Readonly<Record<Reading, LabelCounts>> = {
   'negative-strong': { posts: 145, negative: 143, positive: 1, neutral: 1 },
   'negative-weak': { posts: 31, negative: 26, positive: 4, neutral: 1 },
-  'neutral-question': { posts: 56, negative: 2, positive: 0, neutral: 54 },
-  'neutral-statement': { posts: 36, negative: 14, positive: 4, neutral: 18 },
+  'neutral-question': { posts: 59, negative: 2, positive: 0, neutral: 57 },
+  'neutral-statement': { posts: 33, negative: 14, positive: 4, neutral: 15 },
   'positive-weak': { posts: 31, negative: 12, positive: 16, neutral: 3 },
   'positive-strong': { posts: 54, negative: 7, positive: 45, neutral: 2 },
 };

@@ -32,6 +32,17 @@ describe('the reading of a post to an account', () => {
 
   test('a neutral post that asks is a question; strength splits at ±0.4', () => {
     assert.equal(readingOf('@WrenAir can I bring skis?', 0, 'neutral'), 'neutral-question');
+    // Without a question mark: a first-person request for information asks; a complaint put as a question
+    // does not.
+    assert.equal(readingOf('@WrenAir how do I add my traveller number', 0, 'neutral'), 'neutral-question');
+    assert.equal(
+      readingOf('@WrenAir first time flying, what should I bring', 0, 'neutral'),
+      'neutral-question',
+    );
+    assert.equal(readingOf('@WrenAir is there a fee for a second bag', 0, 'neutral'), 'neutral-question');
+    assert.equal(readingOf('@WrenAir how am I supposed to get home', 0, 'neutral'), 'neutral-statement');
+    assert.equal(readingOf('@WrenAir where is my bag. tag WR1234', 0, 'neutral'), 'neutral-statement');
+    assert.equal(readingOf('@WrenAir I can see the plane from here', 0, 'neutral'), 'neutral-statement');
     assert.equal(readingOf('@WrenAir awful', -0.4, 'negative'), 'negative-strong');
     assert.equal(readingOf('@WrenAir meh', -0.39, 'negative'), 'negative-weak');
     assert.equal(readingOf('@WrenAir great', 0.4, 'positive'), 'positive-strong');
