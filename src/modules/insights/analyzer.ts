@@ -657,7 +657,8 @@ export function analyzeOffline(input: AnalyzerInput): AIInsight {
     `(${sources} platform${sources === 1 ? '' : 's'}, the most recent matching mentions, capped at 500); ` +
     'sentiment = each mention classified by VADER with the complaint layer (alone where the layer applied, ' +
     'else averaged with wink-nlp); shares = mentions by category, a mention written to an account counted as ' +
-    'the label shares of posts that read like it; the category from those shares; themes = key phrases by number of ' +
+    'the label shares of labelled posts that read like it, re-weighted to these mentions’ estimated mix; the ' +
+    'category from those shares; themes = key phrases by number of ' +
     'mentions; commercial intent = share of mentions with buying modifiers; predicted CPC = category base CPC ' +
     `$${profile.baseCpcUsd.toFixed(2)} × (0.6 + 1.4 × intent); brand safety = obscenity profanity matcher plus category lexicons ` +
     `(a flag needs ≥ 2 mentions and ≥ 5 %). Metrics: volume ${metrics.volume} over 24 h, velocity score ${metrics.velocity_score}, ${stage}.`;
