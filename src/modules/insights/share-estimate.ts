@@ -28,8 +28,10 @@ const STRONG = 0.4;
 
 /** An @handle at the start or after a space or bracket (not an e-mail address). */
 const ADDRESSED = /(?:^|[\s([{"'“])@[A-Za-z0-9_]/u;
-/** Handles that credit someone rather than write to them: "RT @x:", "MT @x", "via @x", "h/t @x" ("cc @x" asks
- * the account to read, so it addresses it). */
+/**
+ * Handles that credit someone rather than write to them: "RT @x:", "MT @x", "via @x", "h/t @x" ("cc @x" asks
+ * the account to read, so it addresses it).
+ */
 const CREDITED = /(?:^|[^\w@])(?:rt|mt|via|h\/t)\s*:?\s*@[A-Za-z0-9_]+/giu;
 
 /** Whether a text is written to an account: it holds an @handle that does not only credit or copy one. */
@@ -90,19 +92,29 @@ interface LabelShares {
   neutral: number;
 }
 
-/** The share of each label among posts with this reading, add-one smoothed (a label never seen is not 0). */
-export function labelSharesOf(reading: Reading): LabelShares {
-  const c = READING_CALIBRATION[reading];
-  const total = c.posts + 3;
-  return {
-    negative: (c.negative + 1) / total,
-    positive: (c.positive + 1) / total,
-    neutral: (c.neutral + 1) / total,
-  };
-}
-
 const READINGS = Object.keys(READING_CALIBRATION) as Reading[];
 const LABELS = ['negative', 'positive', 'neutral'] as const;
+
+/** Per reading, the share of each label, add-one smoothed (a label never seen is not 0); computed once. */
+const LABEL_SHARES = new Map<Reading, LabelShares>(
+  READINGS.map((r) => {
+    const c = READING_CALIBRATION[r];
+    const total = c.posts + 3;
+    return [
+      r,
+      {
+        negative: (c.negative + 1) / total,
+        positive: (c.positive + 1) / total,
+        neutral: (c.neutral + 1) / total,
+      },
+    ];
+  }),
+);
+
+/** The share of each label among calibration posts with this reading (smoothed). */
+export function labelSharesOf(reading: Reading): LabelShares {
+  return LABEL_SHARES.get(reading)!;
+}
 
 /** The calibration posts' label mix, from the smoothed shares (so posts mixed like them are a fixed point). */
 const CALIBRATION_MIX: LabelShares = (() => {
@@ -136,8 +148,8 @@ interface EstimatedCounts extends LabelShares {
  * category. One written to an account counts as its reading's label shares re-weighted to the trend's own
  * label mix π: w(l) ∝ share(reading, l) × π(l) / π_cal(l), where π is estimated from the mentions written
  * to an account (expectation–maximisation, starting from the calibration's mix π_cal, which weighs as
- * PRIOR_MENTIONS mentions): a complaint reads like a complaint whatever the brand, but how many of a brand's neutral
- * statements are complaints depends on how many of its customers complain.
+ * PRIOR_MENTIONS mentions): a complaint reads like a complaint whatever the brand, but how many of a brand's
+ * neutral statements are complaints depends on how many of its customers complain.
  */
 export function estimateCounts(
   mentions: readonly { reading?: Reading | null; category: TextSentiment }[],
