@@ -34,6 +34,13 @@ module.exports = {
       },
     },
     {
+      name: 'text-is-a-leaf',
+      severity: 'error',
+      comment: 'src/modules/text (tokens, normalisation, extraction, sentiment, categories) imports no other module.',
+      from: { path: '^src/modules/text/' },
+      to: { path: '^src/(modules/(?!text/)|app\\.ts$|compose\\.ts$|services\\.ts$|main\\.ts$|cli/)' },
+    },
+    {
       name: 'sql-only-in-stores',
       severity: 'error',
       comment:

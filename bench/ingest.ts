@@ -25,8 +25,8 @@ import Database from 'better-sqlite3';
 import { allCrisisPosts } from '../scripts/eval/crisislex.ts';
 import { generateApiKey } from '../src/modules/accounts/index.ts';
 import { demoSignals, toIngestItem } from '../src/modules/signals/index.ts';
-import { compound } from '../src/modules/trends/index.ts';
-import { newWink } from '../src/platform/wink.ts';
+import { compound } from '../src/modules/text/index.ts';
+import { newWink } from '../src/modules/text/wink.ts';
 import {
   type BenchSettings,
   crestwatchOnSqlite,

@@ -1,10 +1,10 @@
-// VADER speed: vaderCompound (src/modules/trends/vader.ts) against the vader-sentiment package it reproduces,
+// VADER speed: vaderCompound (src/modules/text/vader.ts) against the vader-sentiment package it reproduces,
 // over demo signal texts. Prints the time per text of each and the speed-up; also checks they agree.
 //
 // Usage: npx tsx bench/vader.ts   (BENCH_VADER_TEXTS, default 20,000; BENCH_VADER_ROUNDS, default 5)
 import vader from 'vader-sentiment';
 import { demoSignals } from '../src/modules/signals/index.ts';
-import { vaderCompound } from '../src/modules/trends/vader.ts';
+import { vaderCompound } from '../src/modules/text/vader.ts';
 import { setting } from './lib.ts';
 
 const COUNT = setting('BENCH_VADER_TEXTS', 20_000);

@@ -1,12 +1,15 @@
-// Structure rules dependency-cruiser cannot see (it follows imports, not calls), run by `npm run lint`:
-// - SQL only in stores: in src/modules and src/cli, Kysely's query builders and `sql` templates appear only in
+// Structure rules dependency-cruiser cannot see (it follows imports, not calls), run by `npm run lint`
+// (docs/architecture.md explains each):
+// - sql-only-in-stores: in src/modules and src/cli, Kysely's query builders and `sql` templates appear only in
 //   store.ts, tables.ts (or files under a stores/ folder); platform's own persistence keeps its SQL in its files.
-// - The injected clock: no `Date.now()` in src/modules or src/platform outside clock.ts.
+// - injected-clock: no `Date.now()` in src/modules or src/platform outside clock.ts.
+// - text-from-text: no module re-exports the text module's functions (they are imported from modules/text).
 // Prints each violation as file:line and exits 1 when there is one. `--files a.ts b.ts` checks only those.
 import fs from 'node:fs';
 import path from 'node:path';
 
-interface Rule {
+/** A rule read line by line. */
+interface LineRule {
   name: string;
   /** Folders (relative to the project root) the rule covers. */
   roots: string[];
@@ -15,9 +18,19 @@ interface Rule {
   advice: string;
 }
 
-const isStoreFile = (file: string) => /(^|\/)(store|tables)\.ts$/.test(file) || /\/stores\//.test(file);
+/** A rule that reads a whole file: each finding is `[line, text]` (line 0: the file as a whole). */
+interface FileRule {
+  name: string;
+  roots: string[];
+  applies: (file: string) => boolean;
+  check: (text: string, file: string) => [line: number, text: string][];
+  advice: string;
+}
 
-export const RULES: Rule[] = [
+const isStoreFile = (file: string) => /(^|\/)(store|tables)\.ts$/.test(file) || /\/stores\//.test(file);
+const moduleOf = (file: string) => /^src\/modules\/([^/]+)\//.exec(file)?.[1];
+
+export const LINE_RULES: LineRule[] = [
   {
     name: 'sql-only-in-stores',
     roots: ['src/modules', 'src/cli'],
@@ -35,6 +48,57 @@ export const RULES: Rule[] = [
   },
 ];
 
+/** Names a file imports from the text module (`import { a, type B } from '../text/index.ts'`). */
+function textImports(text: string): Set<string> {
+  const names = new Set<string>();
+  for (const match of text.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s*from\s*'\.\.\/text\/[^']*'/g)) {
+    for (const part of match[1]!.split(',')) {
+      const name = part
+        .replace(/^\s*type\s+/, '')
+        .split(/\s+as\s+/)
+        .pop()!
+        .trim();
+      if (name) names.add(name);
+    }
+  }
+  return names;
+}
+
+export const FILE_RULES: FileRule[] = [
+  {
+    name: 'text-from-text',
+    roots: ['src/modules'],
+    applies: (file) => moduleOf(file) !== undefined && moduleOf(file) !== 'text',
+    check: (text) => {
+      const found: [number, string][] = [];
+      const imported = textImports(text);
+      text.split('\n').forEach((line, i) => {
+        if (
+          /^\s*export\s+(type\s+)?(\*|\{[^}]*\}?)\s*(from\s*'\.\.\/text\/|$)/.test(line) &&
+          /\.\.\/text\//.test(line)
+        )
+          found.push([i + 1, line.trim()]);
+      });
+      // `export { name }` of a name imported from text, on one line or in a block.
+      for (const match of text.matchAll(/export\s+(?:type\s+)?\{([^}]*)\}(?!\s*from)/g)) {
+        const names = match[1]!.split(',').map((p) =>
+          p
+            .replace(/^\s*type\s+/, '')
+            .split(/\s+as\s+/)[0]!
+            .trim(),
+        );
+        const leaked = names.filter((n) => imported.has(n));
+        if (leaked.length > 0) {
+          const line = text.slice(0, match.index).split('\n').length;
+          found.push([line, `export { ${leaked.join(', ')} }`]);
+        }
+      }
+      return found;
+    },
+    advice: "text functions are imported from modules/text's index.ts, never re-exported by another module",
+  },
+];
+
 function walk(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -44,29 +108,36 @@ function walk(dir: string): string[] {
   });
 }
 
-/** Lines that break a rule, as `file:line rule: text`. Comments are not code and are skipped. */
+const covers = (roots: string[], rel: string) => roots.some((root) => rel.startsWith(`${root}/`));
+
+/** Lines that break a rule, as `file:line rule: text (advice)`. Comments are not code and are skipped. */
 export function violations(files: string[]): string[] {
   const out: string[] = [];
   for (const file of files) {
     const rel = path.relative(process.cwd(), file).split(path.sep).join('/');
-    const rules = RULES.filter((r) => r.roots.some((root) => rel.startsWith(`${root}/`)) && r.applies(rel));
-    if (rules.length === 0) continue;
-    const lines = fs.readFileSync(file, 'utf8').split('\n');
-    lines.forEach((line, i) => {
+    const lineRules = LINE_RULES.filter((r) => covers(r.roots, rel) && r.applies(rel));
+    const fileRules = FILE_RULES.filter((r) => covers(r.roots, rel) && r.applies(rel));
+    if (lineRules.length === 0 && fileRules.length === 0) continue;
+    const text = fs.readFileSync(file, 'utf8');
+    text.split('\n').forEach((line, i) => {
       const code = line.replace(/\/\/.*$/, '');
       if (/^\s*(\*|\/\*)/.test(code)) return;
-      for (const rule of rules) {
+      for (const rule of lineRules) {
         if (rule.pattern.test(code))
           out.push(`${rel}:${i + 1} ${rule.name}: ${line.trim()} (${rule.advice})`);
       }
     });
+    for (const rule of fileRules) {
+      for (const [line, what] of rule.check(text, rel))
+        out.push(`${rel}:${line} ${rule.name}: ${what} (${rule.advice})`);
+    }
   }
   return out;
 }
 
+const ALL_ROOTS = [...new Set([...LINE_RULES, ...FILE_RULES].flatMap((r) => r.roots))];
 const args = process.argv.slice(2);
-const files =
-  args[0] === '--files' ? args.slice(1) : [...new Set(RULES.flatMap((r) => r.roots).flatMap((r) => walk(r)))];
+const files = args[0] === '--files' ? args.slice(1) : ALL_ROOTS.flatMap((r) => walk(r));
 const found = violations(files);
 if (found.length > 0) {
   console.error(`Structure rules broken (${found.length}):\n- ${found.join('\n- ')}`);

@@ -50,10 +50,9 @@ import {
   SourceStateStore,
 } from './modules/signals/index.ts';
 import { registerStreamEvents, StreamHub, trendUpdates } from './modules/stream/index.ts';
+import { createNlpPool, type NlpPool } from './modules/text/index.ts';
 import {
-  createNlpPool,
   MetricsRecomputer,
-  type NlpPool,
   RedisEvidence,
   TrendEngine,
   TrendProcessor,

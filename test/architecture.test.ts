@@ -87,4 +87,30 @@ describe('structure rules', () => {
     assert.match(result.stderr, /sql-only-in-stores/);
     assert.match(result.stderr, /injected-clock/);
   });
+  test('a planted import of another module by text, and a re-export of a text function by trends, are caught', () => {
+    const leaf = planted(
+      {
+        'src/modules/text/__planted_leaf.ts':
+          "import { TrendsStore } from '../trends/index.ts';\nexport const leaf = TrendsStore;\n",
+      },
+      () => depcruise(['src/modules/text/__planted_leaf.ts']),
+    );
+    assert.notEqual(leaf.status, 0, 'depcruise passed with text importing trends');
+    assert.match(leaf.stdout, /text-is-a-leaf/);
+
+    const reexport = 'src/modules/trends/__planted_reexport.ts';
+    const block = 'src/modules/trends/__planted_block.ts';
+    const result = planted(
+      {
+        [reexport]: "export { normaliseKey } from '../text/index.ts';\n",
+        [block]:
+          "import { compound, normaliseTokens } from '../text/index.ts';\n" +
+          'export const score = (t: string) => compound(t);\nexport { normaliseTokens };\n',
+      },
+      () => structure([path.join(ROOT, reexport), path.join(ROOT, block)]),
+    );
+    assert.equal(result.status, 1, result.stdout + result.stderr);
+    assert.match(result.stderr, /__planted_reexport\.ts:1 text-from-text/);
+    assert.match(result.stderr, /__planted_block\.ts:3 text-from-text: export \{ normaliseTokens \}/);
+  });
 });

@@ -31,7 +31,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
-import { normaliseKey } from '../../src/modules/trends/index.ts';
+import { normaliseKey } from '../../src/modules/text/index.ts';
 import { ManualClock } from '../../src/platform/clock.ts';
 import { CRISISLEX_DIR, parseCsv, postTime } from './crisislex.ts';
 import { insertEvalUser } from './eval-user.ts';

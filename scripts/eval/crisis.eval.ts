@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
-import { compound } from '../../src/modules/trends/index.ts';
+import { compound } from '../../src/modules/text/index.ts';
 import { ManualClock } from '../../src/platform/clock.ts';
 import { scenarios } from './crisis-scenarios.ts';
 import { insertEvalUser } from './eval-user.ts';

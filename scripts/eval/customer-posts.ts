@@ -5,7 +5,7 @@
 // that name a problem without complaining). The label is the team's reading of each post.
 //
 // Ten sets, reported separately:
-//  - `development`: written before the complaint layer (src/modules/trends/complaints.ts) was finished and
+//  - `development`: written before the complaint layer (src/modules/text/complaints.ts) was finished and
 //    then used while building it: its misses led to general fixes (case-sensitive negators, hypotheticals,
 //    "but" before a standalone "Great job.", request courtesy) and to a few phrases ("ignored my", "why does
 //    it take", "down all morning", "can't tell me"). Its score is therefore optimistic.

@@ -1,5 +1,5 @@
 // Scores the text sentiment classifier that insights use (src/modules/insights/sentiment.ts) and the
-// per-mention score trends use (mentionScore, src/modules/trends/sentiment.ts), against two references:
+// per-mention score trends use (mentionScore, src/modules/text/sentiment.ts), against two references:
 //  1. the labelled UCI "Sentiment Labelled Sentences" (Kotzias et al., 2015) that the `sentiment` dev package
 //     ships in test/fixtures: 1,001 sentences each from Amazon, IMDb and Yelp reviews, class 1 positive,
 //     0 negative. Binary reading: a sentence is called positive when its category is `positive` (score ≥
@@ -18,7 +18,7 @@ import type { Model } from 'wink-eng-lite-web-model';
 import type { WinkMethods } from 'wink-nlp';
 import { classifySentiment } from '../../src/modules/insights/index.ts';
 import { estimateCounts } from '../../src/modules/insights/share-estimate.ts';
-import { compound, mentionSentiment } from '../../src/modules/trends/index.ts';
+import { compound, mentionSentiment } from '../../src/modules/text/index.ts';
 import { CUSTOMER_POSTS, POST_SETS } from './customer-posts.ts';
 
 const GOAL = 0.8;

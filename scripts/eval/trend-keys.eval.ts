@@ -1,4 +1,4 @@
-// Lists the trend keys the extractor (src/modules/trends/extraction.ts) takes from real posts and counts how
+// Lists the trend keys the extractor (src/modules/text/extraction.ts) takes from real posts and counts how
 // many of the most frequent ones are generic single words or sentence fragments (issue 17: "generic words and
 // sentence fragments are not trend keys on real text").
 //
@@ -21,7 +21,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Model } from 'wink-eng-lite-web-model';
 import type { WinkMethods } from 'wink-nlp';
-import { extractCandidates } from '../../src/modules/trends/index.ts';
+import { extractCandidates } from '../../src/modules/text/index.ts';
 import { CRISISLEX_DIR, parseCsv } from './crisislex.ts';
 
 const TOP = Number(process.env.EVAL_TOP ?? 10);

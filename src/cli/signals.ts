@@ -3,7 +3,8 @@
 import type { Config } from '../config.ts';
 import type { Database } from '../database.ts';
 import { SignalsService, SignalsStore } from '../modules/signals/index.ts';
-import { createNlpPool, RedisEvidence, TrendProcessor, TrendsStore } from '../modules/trends/index.ts';
+import { createNlpPool } from '../modules/text/index.ts';
+import { RedisEvidence, TrendProcessor, TrendsStore } from '../modules/trends/index.ts';
 import { systemClock } from '../platform/clock.ts';
 import { migrateToLatest, openDatabase } from '../platform/db/index.ts';
 import { connectRedis } from '../platform/redis.ts';

@@ -48,7 +48,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestCo
     OVERLOAD_EVENT_LOOP_DELAY_MS: '0',
     // No background ingestion unless a test asks for a source.
     SOURCES: 'none',
-    // Analysis in the test's own thread (test/modules/trends/nlp-pool.test.ts covers the worker threads).
+    // Analysis in the test's own thread (test/modules/text/nlp-pool.test.ts covers the worker threads).
     NLP_WORKER_THREADS: '0',
     ...(testRedisUrl
       ? { REDIS_URL: testRedisUrl, REDIS_KEY_PREFIX: options.redisPrefix ?? testRedisPrefix() }

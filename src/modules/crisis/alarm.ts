@@ -23,7 +23,7 @@
 // idioms cancel the terms inside them ("killed it", "had a blast", "photo bomb", "crash course"), and so do the
 // words of the interest itself: for an interest in "Walking Dead" or "Fire TV", "dead" and "fire" name the
 // subject, not an alarm (what is alarming must be said about it).
-import { normaliseTokens } from '../trends/index.ts';
+import { normaliseTokens } from '../text/index.ts';
 
 export type AlarmCategory = 'hazard' | 'harm' | 'emergency' | 'disruption';
 

@@ -23,9 +23,10 @@
 // platform still needs 6 accounts (MIN_EVIDENCE); the earlier opening comes from posts several platforms carry.
 // 2.4.0 — in a post (≤ 80 word tokens) an interest's words match anywhere, as keyword tracking on social
 // platforms matches them; the span of the key's words + 4 tokens applies to longer texts only (surges.ts).
+
+import { hammingDistance, NEAR_DUPLICATE_BITS } from '../text/index.ts';
 import { ALARMING_AT } from './alarm.ts';
 import { HAZARD_SOURCES, isOfficialDomain, isWebSource } from './origins.ts';
-import { hammingDistance, NEAR_DUPLICATE_BITS } from './simhash.ts';
 
 export const SOCIAL_METHOD = 'negative-surge-z';
 export const SOCIAL_METHOD_VERSION = '2.4.0';

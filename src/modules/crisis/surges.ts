@@ -7,7 +7,7 @@
 
 import type { Config } from '../../config.ts';
 import type { DB } from '../../database.ts';
-import { compound, normaliseTokens } from '../trends/index.ts';
+import { compound, normaliseTokens, simhashHex } from '../text/index.ts';
 import { type Alarm, alarm, isAlarming } from './alarm.ts';
 import { CRISIS_EVENT_ESCALATED, CRISIS_EVENT_OPENED, CRISIS_EVENT_RESOLVED } from './events.ts';
 import { contentHash, evidenceVersion } from './hashing.ts';
@@ -45,7 +45,6 @@ import {
   windowBaseline,
   zScore,
 } from './scoring.ts';
-import { simhashHex } from './simhash.ts';
 import type { CrisisStore, EventRow, MentionRow, SignalRow } from './store.ts';
 import { type KeyedMention, linkSubjects, poolMentions, type Subject } from './subjects.ts';
 

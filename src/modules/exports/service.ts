@@ -13,7 +13,8 @@ import type { JobQueue } from '../../platform/jobs/queue.ts';
 import { type JobContext, type JobWorker, RetryLaterError } from '../../platform/jobs/worker.ts';
 import type { OutboundClient } from '../../platform/outbound.ts';
 import { type BackoffPolicy, backoffMs } from '../../platform/retry.ts';
-import { categoryByNameOrSlug, type TrendsService } from '../trends/index.ts';
+import { categoryByNameOrSlug } from '../text/index.ts';
+import type { TrendsService } from '../trends/index.ts';
 import {
   type BucketSettings,
   type Destination,

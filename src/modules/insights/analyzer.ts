@@ -1,7 +1,8 @@
 // The offline analyzer: a complete AIInsight from a trend's metrics and a sample of its recent signals,
 // with no model and no network. Pure: everything it needs comes in `AnalyzerInput`.
 import { englishDataset, englishRecommendedTransformers, RegExpMatcher } from 'obscenity';
-import { extractCandidates, sentimentCategory } from '../trends/index.ts';
+import { extractCandidates } from '../text/index.ts';
+import { sentimentCategory } from '../trends/index.ts';
 import {
   CATEGORY_COMMUNITIES,
   type CategoryProfile,

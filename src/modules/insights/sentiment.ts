@@ -17,8 +17,7 @@
 // The decision thresholds are VADER's published cut-offs (±0.05); a text between them is neutral.
 // Quality is measured by `npm run eval` (scripts/eval/sentiment.eval.ts).
 import type { WinkMethods } from 'wink-nlp';
-import { newWink } from '../../platform/wink.ts';
-import { mentionSentiment, sentenceSentiments } from '../trends/index.ts';
+import { mentionSentiment, newWink, sentenceSentiments } from '../text/index.ts';
 import { type Reading, readingOf, type TextSentiment } from './share-estimate.ts';
 
 export type { TextSentiment };

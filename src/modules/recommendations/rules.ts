@@ -20,7 +20,7 @@
 // would rest on, with weights summing to 100; the score is the weight of those present (freshness is judged
 // when the brief is shown, see brief.ts).
 import type { AIInsight } from '../insights/index.ts';
-import { normaliseKey } from '../trends/index.ts';
+import { normaliseKey } from '../text/index.ts';
 import type { BriefParts, Check, Evidence } from './brief.ts';
 
 export const RECOMMENDATION_TYPES = [

@@ -30,8 +30,8 @@ import {
   FRESHNESS_WINDOWS_MS,
 } from '../crisis/index.ts';
 import type { InsightsService } from '../insights/index.ts';
+import { normaliseKey } from '../text/index.ts';
 import {
-  normaliseKey,
   TREND_LIFECYCLE_EVENT,
   TREND_VELOCITY_EVENT,
   type TrendEvents,

@@ -9,15 +9,8 @@ import { badRequest } from '../../platform/errors.ts';
 import { oneParameter } from '../../platform/query.ts';
 import { type CrisisService, CrisisStore, FRESHNESS_WINDOWS_MS } from '../crisis/index.ts';
 import type { SignalsService } from '../signals/index.ts';
-import {
-  categoryByNameOrSlug,
-  descendantsOf,
-  hourIndex,
-  normaliseKey,
-  PERIOD_HOURS,
-  type PeriodName,
-  type TrendsService,
-} from '../trends/index.ts';
+import { categoryByNameOrSlug, descendantsOf, normaliseKey } from '../text/index.ts';
+import { hourIndex, PERIOD_HOURS, type PeriodName, type TrendsService } from '../trends/index.ts';
 import {
   crisisRows,
   type EventFacts,

@@ -5,7 +5,7 @@
 import type { WebSocket } from 'ws';
 import type { Clock } from '../../platform/clock.ts';
 import { LocalPubSub, type PubSub } from '../../platform/pubsub.ts';
-import { normaliseKey } from '../trends/index.ts';
+import { normaliseKey } from '../text/index.ts';
 
 const STREAM_CHANNEL = 'stream:events';
 

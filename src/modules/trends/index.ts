@@ -1,5 +1,4 @@
 // The trends module's public entry: what the composition root, the CLI and other modules may use from it.
-export { categoryByNameOrSlug, descendantsOf } from './categories.ts';
 export { TrendEngine } from './engine.ts';
 export {
   type LifecycleChangedData,
@@ -9,8 +8,6 @@ export {
   type VelocityCrossedData,
 } from './events.ts';
 export { RedisEvidence } from './evidence-store.ts';
-export { extractCandidates } from './extraction.ts';
-export { normaliseKey, normaliseTokens } from './keys.ts';
 export {
   averageVelocity,
   formatSentiment,
@@ -21,11 +18,9 @@ export {
   type PeriodName,
   sentimentCategory,
 } from './metrics.ts';
-export { createNlpPool, type NlpPool } from './nlp-pool.ts';
 export { TrendProcessor } from './processor.ts';
 export { MetricsRecomputer } from './recompute.ts';
 export { trendRoutes } from './routes.ts';
 export { TrendIdParams, TrendItemSchema } from './schemas.ts';
-export { compound, mentionSentiment, sentenceSentiments } from './sentiment.ts';
 export { requireCategory, type TrendItemView, TrendsService } from './service.ts';
 export { TrendsStore } from './store.ts';

@@ -8,13 +8,20 @@
 
 import type { Clock } from '../../platform/clock.ts';
 import { TimeSlicer, workWhilePending, yieldToEventLoop } from '../../platform/scheduling.ts';
-import { type BatchAnalysis, CANDIDATE_TYPES } from './analysis.ts';
-import { categorise, type TextHits } from './categories.ts';
+import {
+  type BatchAnalysis,
+  CANDIDATE_TYPES,
+  categorise,
+  containedNames,
+  InProcessNlp,
+  type NlpPool,
+  surfaceOfName,
+  type TextHits,
+  titleFrom,
+  typeForTitle,
+} from '../text/index.ts';
 import { type EvidenceBatch, EvidenceTracker, type EvidenceUnits, type SharedEvidence } from './evidence.ts';
-import { titleFrom, typeForTitle } from './extraction.ts';
-import { containedNames, surfaceOfName } from './keys.ts';
 import { HOUR_MS, METRIC_CONSTANTS } from './metrics.ts';
-import { InProcessNlp, type NlpPool } from './nlp-pool.ts';
 import type {
   HourlyIncrement,
   MinuteIncrement,

@@ -5,8 +5,7 @@ import { type Clock, isoString } from '../../platform/clock.ts';
 import { dayRange } from '../../platform/dates.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
 import { TimeSlicer } from '../../platform/scheduling.ts';
-import { CATEGORIES, categoryByNameOrSlug, descendantsOf } from './categories.ts';
-import { normaliseKey } from './keys.ts';
+import { CATEGORIES, categoryByNameOrSlug, descendantsOf, normaliseKey } from '../text/index.ts';
 import {
   computeTrendMetrics,
   growth as growthOf,

@@ -13,7 +13,7 @@ import type { Database, DB, Executor } from '../../database.ts';
 import type { Dialect } from '../../platform/db/index.ts';
 import { containsPattern, likeEscape } from '../../platform/db/like.ts';
 import { powerOfTwoParts } from '../../platform/db/rows.ts';
-import { foldLatinAccents } from './keys.ts';
+import { foldLatinAccents } from '../text/index.ts';
 import type {
   TrendHourlyTable,
   TrendMetricsTable,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ALARMING_AT, alarm, isAlarming } from '../../../src/modules/crisis/alarm.ts';
-import { compound } from '../../../src/modules/trends/index.ts';
+import { compound } from '../../../src/modules/text/index.ts';
 
 describe('crisis language (alarm)', () => {
   it('factual crisis reports are alarming though VADER scores them 0', () => {

@@ -19,9 +19,9 @@ import {
   windowBaseline,
   zScore,
 } from '../../../src/modules/crisis/scoring.ts';
-import { hammingDistance, NEAR_DUPLICATE_BITS, simhash } from '../../../src/modules/crisis/simhash.ts';
 import { foldAccents, matchesNear } from '../../../src/modules/crisis/surges.ts';
-import { compound, normaliseTokens } from '../../../src/modules/trends/index.ts';
+import { compound, normaliseTokens } from '../../../src/modules/text/index.ts';
+import { hammingDistance, NEAR_DUPLICATE_BITS, simhash } from '../../../src/modules/text/simhash.ts';
 import { posts } from './posts.ts';
 
 const MIN = 60_000;

@@ -21,7 +21,7 @@ import {
   windowBaseline,
   zScore,
 } from '../../../src/modules/crisis/scoring.ts';
-import { hammingDistance, NEAR_DUPLICATE_BITS, simhash } from '../../../src/modules/crisis/simhash.ts';
+import { hammingDistance, NEAR_DUPLICATE_BITS, simhash } from '../../../src/modules/text/simhash.ts';
 import { posts } from './posts.ts';
 
 const mention = (

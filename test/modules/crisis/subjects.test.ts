@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { SUBJECT_LINK_ACCOUNTS } from '../../../src/modules/crisis/scoring.ts';
-import { simhash } from '../../../src/modules/crisis/simhash.ts';
 import { type KeyedMention, linkSubjects, poolMentions } from '../../../src/modules/crisis/subjects.ts';
+import { simhash } from '../../../src/modules/text/simhash.ts';
 
 let nextId = 1;
 

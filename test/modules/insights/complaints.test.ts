@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { analyzeOffline, sentimentSection } from '../../../src/modules/insights/analyzer.ts';
 import { classifySentiment } from '../../../src/modules/insights/index.ts';
-import { mentionSentiment } from '../../../src/modules/trends/index.ts';
+import { mentionSentiment } from '../../../src/modules/text/index.ts';
 import { ManualClock } from '../../../src/platform/clock.ts';
 import {
   COMPLAINT_BRAND,

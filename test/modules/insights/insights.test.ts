@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { recommendedNextSteps } from '../../../src/modules/insights/index.ts';
-import { categoryByNameOrSlug, descendantsOf } from '../../../src/modules/trends/index.ts';
+import { categoryByNameOrSlug, descendantsOf } from '../../../src/modules/text/index.ts';
 import { ManualClock } from '../../../src/platform/clock.ts';
 import {
   assertProblem,

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
-import { analyseBatch } from '../../../src/modules/trends/analysis.ts';
+import { analyseBatch } from '../../../src/modules/text/analysis.ts';
+import type { NlpPool } from '../../../src/modules/text/index.ts';
 import type { TrendItemView } from '../../../src/modules/trends/index.ts';
-import { type NlpPool, TrendEngine, TrendProcessor, TrendsStore } from '../../../src/modules/trends/index.ts';
+import { TrendEngine, TrendProcessor, TrendsStore } from '../../../src/modules/trends/index.ts';
 import { DRAIN_BATCH } from '../../../src/modules/trends/processor.ts';
 import { eventsFor, MetricsRecomputer, MIN_EVENT_VOLUME } from '../../../src/modules/trends/recompute.ts';
 import { ManualClock } from '../../../src/platform/clock.ts';

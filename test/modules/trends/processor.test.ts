@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Executor } from '../../../src/database.ts';
-import { analyseBatch, type BatchAnalysis } from '../../../src/modules/trends/analysis.ts';
-import type { SignalText } from '../../../src/modules/trends/extraction.ts';
-import type { NlpPool } from '../../../src/modules/trends/nlp-pool.ts';
+import { analyseBatch, type BatchAnalysis } from '../../../src/modules/text/analysis.ts';
+import type { SignalText } from '../../../src/modules/text/extraction.ts';
+import type { NlpPool } from '../../../src/modules/text/nlp-pool.ts';
 import { TrendProcessor } from '../../../src/modules/trends/processor.ts';
 import { TrendsStore } from '../../../src/modules/trends/store.ts';
 import { ManualClock } from '../../../src/platform/clock.ts';

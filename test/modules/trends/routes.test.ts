@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { CATEGORIES } from '../../../src/modules/trends/categories.ts';
+import { CATEGORIES } from '../../../src/modules/text/categories.ts';
 import { ManualClock } from '../../../src/platform/clock.ts';
 import { assertProblem, buildTestApp, call, createUser, type TestContext } from '../../helpers/app.ts';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Database } from '../../../src/database.ts';
-import { normaliseKey } from '../../../src/modules/trends/keys.ts';
+import { normaliseKey } from '../../../src/modules/text/keys.ts';
 import { migrateTo, migrateToLatest, openDatabase } from '../../../src/platform/db/index.ts';
 import { createTestDatabase } from '../../helpers/db.ts';
 

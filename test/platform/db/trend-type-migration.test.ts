@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Database } from '../../../src/database.ts';
-import { typeForTitle } from '../../../src/modules/trends/extraction.ts';
+import { typeForTitle } from '../../../src/modules/text/extraction.ts';
 import { migrateTo, migrateToLatest, openDatabase } from '../../../src/platform/db/index.ts';
 import { createTestDatabase } from '../../helpers/db.ts';
 

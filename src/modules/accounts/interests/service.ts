@@ -2,7 +2,7 @@
 // are one interest and match the same trends.
 import { type Clock, isoString } from '../../../platform/clock.ts';
 import { badRequest, conflict, notFound } from '../../../platform/errors.ts';
-import { normaliseKey } from '../../trends/index.ts';
+import { normaliseKey } from '../../text/index.ts';
 import type { AlertCondition } from './schemas.ts';
 import type { InterestRow, InterestsStore } from './store.ts';
 

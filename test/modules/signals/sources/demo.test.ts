@@ -11,7 +11,7 @@ import {
   demoTopicRates,
 } from '../../../../src/modules/signals/sources/demo.ts';
 import type { SourceContext, SourceSignal } from '../../../../src/modules/signals/sources/types.ts';
-import { compound, extractCandidates } from '../../../../src/modules/trends/index.ts';
+import { compound, extractCandidates } from '../../../../src/modules/text/index.ts';
 import { compileBodyValidator } from '../../../../src/platform/validation.ts';
 
 const MINUTE = 60_000;

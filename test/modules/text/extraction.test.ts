@@ -7,8 +7,8 @@ import {
   type TrendCandidate,
   titleFrom,
   warmUp,
-} from '../../../src/modules/trends/extraction.ts';
-import { normaliseKey, normaliseTokens } from '../../../src/modules/trends/index.ts';
+} from '../../../src/modules/text/extraction.ts';
+import { normaliseKey, normaliseTokens } from '../../../src/modules/text/index.ts';
 
 function byKey(candidates: TrendCandidate[]): Map<string, TrendCandidate> {
   return new Map(candidates.map((c) => [c.key, c]));

@@ -7,7 +7,6 @@
 // as one structured clone, and each distinct key and surface form is one string however often the batch
 // mentions it, so the thread that writes the batch has little to unpack and little garbage to collect.
 import { sampleTextHits, type TextHits } from './categories.ts';
-import { signalFingerprint } from './evidence.ts';
 import {
   type CandidateType,
   type SignalText,
@@ -15,6 +14,7 @@ import {
   withKeywords,
   wordCandidates,
 } from './extraction.ts';
+import { signalFingerprint } from './fingerprint.ts';
 import { mentionScore } from './sentiment.ts';
 
 /** Candidate types by their code in `BatchAnalysis.candidateTypes`. */

@@ -11,8 +11,8 @@ import {
   lexiconTerms,
   sampleTextHits,
   UNUSABLE_LEXICON_TERMS,
-} from '../../../src/modules/trends/categories.ts';
-import { normaliseKey } from '../../../src/modules/trends/index.ts';
+} from '../../../src/modules/text/categories.ts';
+import { normaliseKey } from '../../../src/modules/text/index.ts';
 
 const NAMES = new Set(CATEGORIES.map((c) => c.name));
 

@@ -6,8 +6,8 @@ import {
   tokenize,
   tokenizerMemory,
   WINK_RECYCLE_CHUNKS,
-} from '../../../src/modules/trends/tokens.ts';
-import { newWink as winkInstance } from '../../../src/platform/wink.ts';
+} from '../../../src/modules/text/tokens.ts';
+import { newWink as winkInstance } from '../../../src/modules/text/wink.ts';
 
 // A wink-nlp instance of the test's own: the tokens the memo hands out must be the ones wink gives the whole text.
 const newWink = () => winkInstance([]);

@@ -1,7 +1,7 @@
 // 64-bit SimHash over word 3-shingles: near-duplicate texts (copy-paste spam, light edits) land within a few
 // bits of each other, so they count once.
 import { createHash } from 'node:crypto';
-import { normaliseTokens } from '../trends/index.ts';
+import { normaliseTokens } from './keys.ts';
 
 /** Texts whose hashes differ in at most this many of 64 bits count as one. */
 export const NEAR_DUPLICATE_BITS = 6;

@@ -13,7 +13,7 @@
  * MEMO_LIMIT chunks, and wink's instance is replaced after WINK_RECYCLE_CHUNKS chunks it read.
  */
 import type { WinkMethods } from 'wink-nlp';
-import { newWink } from '../../platform/wink.ts';
+import { newWink } from './wink.ts';
 
 /** wink's token types (`its.type`): word, number, punctuation, hashtag, url, tabCRLF, … */
 interface Tokens {

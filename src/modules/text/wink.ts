@@ -4,7 +4,7 @@
  * wink-eng-lite-web-model's `metaCER()` JSON-encodes its module-level state in place each time it is called,
  * and wink-nlp calls it once per instance: the string grows about fourfold per instance, so the 16th instance in
  * a thread takes a second and hundreds of MB, and the 21st fails with "RangeError: Invalid string length". A
- * thread that replaces its instance to bound wink's memory (trends/tokens.ts) would stop analysing after 20
+ * thread that replaces its instance to bound wink's memory (text/tokens.ts) would stop analysing after 20
  * replacements. Every instance here gets the model's first answer instead, which is what the first instance of
  * a thread gets.
  *

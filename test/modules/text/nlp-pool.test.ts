@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { analyseBatch } from '../../../src/modules/trends/analysis.ts';
-import { ThreadedNlp } from '../../../src/modules/trends/nlp-pool.ts';
+import { analyseBatch } from '../../../src/modules/text/analysis.ts';
+import { ThreadedNlp } from '../../../src/modules/text/nlp-pool.ts';
 
 describe('NLP worker threads', () => {
   const pool = new ThreadedNlp(2);

@@ -8,8 +8,8 @@ import {
   complaintPhrases,
   expandPattern,
   PRAISE_PHRASES,
-} from '../../../src/modules/trends/complaints.ts';
-import { compound, mentionScore } from '../../../src/modules/trends/sentiment.ts';
+} from '../../../src/modules/text/complaints.ts';
+import { compound, mentionScore } from '../../../src/modules/text/sentiment.ts';
 
 const negative = (text: string) => assert.ok(mentionScore(text) <= -0.05, `${text}: ${mentionScore(text)}`);
 const positive = (text: string) => assert.ok(mentionScore(text) >= 0.05, `${text}: ${mentionScore(text)}`);

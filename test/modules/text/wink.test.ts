@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { newWink } from '../../src/platform/wink.ts';
+import { newWink } from '../../../src/modules/text/wink.ts';
 
 const TEXT = "After today's quake, #Tokyo's trains run again: 5pm update at https://t.co/a1 :)";
 

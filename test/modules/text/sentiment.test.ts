@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { analyseBatch } from '../../../src/modules/trends/analysis.ts';
+import { analyseBatch } from '../../../src/modules/text/analysis.ts';
 import {
   COMPLAINT_PHRASES,
   complaintPhrases,
@@ -16,14 +16,10 @@ import {
   SARCASM_WORDS,
   SELF_CONTAINED_PHRASES,
   SERVICE_WORDS,
-} from '../../../src/modules/trends/complaints.ts';
-import {
-  compound,
-  mentionSentiment,
-  sentenceSentiments,
-  sentimentCategory,
-} from '../../../src/modules/trends/index.ts';
-import { mentionScore } from '../../../src/modules/trends/sentiment.ts';
+} from '../../../src/modules/text/complaints.ts';
+import { compound, mentionSentiment, sentenceSentiments } from '../../../src/modules/text/index.ts';
+import { mentionScore } from '../../../src/modules/text/sentiment.ts';
+import { sentimentCategory } from '../../../src/modules/trends/index.ts';
 import {
   IMPLICIT_COMPLAINTS,
   INFORMATION_QUESTIONS,
@@ -76,7 +72,7 @@ describe('compound', () => {
   });
 });
 
-// The complaint layer (src/modules/trends/complaints.ts) and the per-mention score built on it.
+// The complaint layer (src/modules/text/complaints.ts) and the per-mention score built on it.
 describe('complaint layer and mentionScore', () => {
   const negative = (text: string) => assert.ok(mentionScore(text) <= -0.05, `${text}: ${mentionScore(text)}`);
   const positive = (text: string) => assert.ok(mentionScore(text) >= 0.05, `${text}: ${mentionScore(text)}`);

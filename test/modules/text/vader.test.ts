@@ -14,7 +14,7 @@ import {
   PUNC_LIST,
   SPECIAL_CASE_IDIOMS,
   vaderCompound,
-} from '../../../src/modules/trends/vader.ts';
+} from '../../../src/modules/text/vader.ts';
 
 const require = createRequire(import.meta.url);
 const { lexicon } = require('vader-sentiment/src/vader_lexicon.js') as { lexicon: Record<string, number> };

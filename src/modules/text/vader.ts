@@ -4,7 +4,7 @@
  *
  * Why the port is slow: for every text it builds a dictionary of every word × 17 punctuation strings × 2,
  * copies the 59-word negation list on every negation check, splices arrays, and so on. The equivalences used
- * here instead (checked by test/modules/trends/vader.test.ts against the package itself):
+ * here instead (checked by test/modules/text/vader.test.ts against the package itself):
  *  - Tokens: `text.split(/\s/)` without singletons (UTF-16 length ≤ 1). The port replaces a token by the
  *    bare word `w` when the token is `P + w` or `w + P`, P one of PUNC_LIST and `w` a word (length > 1) of
  *    the text with all ASCII punctuation removed. Removing punctuation never touches whitespace, so the
