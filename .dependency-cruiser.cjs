@@ -26,11 +26,13 @@ module.exports = {
     {
       name: 'module-through-its-index',
       severity: 'error',
-      comment: "A module reaches another only through that module's public entry, index.ts.",
+      comment:
+        "A module reaches another only through its public entries: index.ts, and migrations/index.ts for the " +
+        'helpers other modules\' data migrations read.',
       from: { path: '^src/modules/([^/]+)/' },
       to: {
         path: '^src/modules/[^/]+/',
-        pathNot: ['^src/modules/$1/', '^src/modules/[^/]+/index\\.ts$'],
+        pathNot: ['^src/modules/$1/', '^src/modules/[^/]+/index\\.ts$', '^src/modules/[^/]+/migrations/index\\.ts$'],
       },
     },
     {
@@ -48,7 +50,7 @@ module.exports = {
         "(scripts/lint-structure.ts checks the builder calls); platform's own persistence keeps its SQL in its files.",
       from: {
         path: '^src/(modules|cli)/',
-        pathNot: ['(^|/)store\\.ts$', '(^|/)tables\\.ts$', '/stores?/', '^src/platform/db/migrations/'],
+        pathNot: ['(^|/)store\\.ts$', '(^|/)tables\\.ts$', '/stores?/', '/migrations/'],
       },
       to: { path: '^node_modules/kysely/', dependencyTypesNot: ['type-only'] },
     },

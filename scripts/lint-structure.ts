@@ -1,7 +1,8 @@
 // Structure rules dependency-cruiser cannot see (it follows imports, not calls), run by `npm run lint`
 // (docs/architecture.md explains each):
 // - sql-only-in-stores: in src/modules and src/cli, Kysely's query builders and `sql` templates appear only in
-//   store.ts, tables.ts (or files under a stores/ folder); platform's own persistence keeps its SQL in its files.
+//   store.ts, tables.ts, files under a stores/ folder and migrations; platform's own persistence keeps its SQL in
+//   its files.
 // - injected-clock: no `Date.now()` in src/modules or src/platform outside clock.ts.
 // - text-from-text: no module re-exports the text module's functions (they are imported from modules/text).
 // Prints each violation as file:line and exits 1 when there is one. `--files a.ts b.ts` checks only those.
@@ -27,7 +28,8 @@ interface FileRule {
   advice: string;
 }
 
-const isStoreFile = (file: string) => /(^|\/)(store|tables)\.ts$/.test(file) || /\/stores\//.test(file);
+const isStoreFile = (file: string) =>
+  /(^|\/)(store|tables)\.ts$/.test(file) || /\/(stores|migrations)\//.test(file);
 const moduleOf = (file: string) => /^src\/modules\/([^/]+)\//.exec(file)?.[1];
 
 export const LINE_RULES: LineRule[] = [

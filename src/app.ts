@@ -9,6 +9,7 @@ import type { Redis } from 'ioredis';
 import { type Composition, composeServices, type ServiceOverrides } from './compose.ts';
 import { API_VERSION, type Config } from './config.ts';
 import type { Database } from './database.ts';
+import { migrateAppToLatest } from './migrations.ts';
 import { accountRoutes, interestRoutes } from './modules/accounts/index.ts';
 import { backgroundCheck, blogRoutes, releaseRoutes, statusRoutes } from './modules/content/index.ts';
 import { crisisRoutes } from './modules/crisis/index.ts';
@@ -29,12 +30,7 @@ import { webhookEventsDocument, webhookRoutes } from './modules/webhooks/index.t
 import { authPlugin, hookFor, publicLimiter } from './platform/auth.ts';
 import { type Clock, systemClock } from './platform/clock.ts';
 import { loadOrCreateSecretKey, SecretBox } from './platform/crypto.ts';
-import {
-  type DatabaseHandle,
-  isDatabaseUnavailable,
-  migrateToLatest,
-  openDatabase,
-} from './platform/db/index.ts';
+import { type DatabaseHandle, isDatabaseUnavailable, openDatabase } from './platform/db/index.ts';
 import { answerClientError, registerErrorHandling, sendProblem } from './platform/error-handler.ts';
 import { ApiError, unavailable } from './platform/errors.ts';
 import { type App, asArray } from './platform/http.ts';
@@ -274,7 +270,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const background = options.background ?? true;
   const handle: DatabaseHandle<Database> = openDatabase<Database>(config.database, { reader: true });
   try {
-    await migrateToLatest(handle);
+    await migrateAppToLatest(handle);
   } catch (error) {
     await handle.close();
     throw error;

@@ -3,11 +3,12 @@
 
 import type { Config } from '../config.ts';
 import type { Database } from '../database.ts';
+import { migrateAppToLatest } from '../migrations.ts';
 import { AccountsService, AccountsStore, ALL_PERMISSIONS } from '../modules/accounts/index.ts';
 import { type Actor, AuditLog } from '../platform/audit.ts';
 import { KeyCache } from '../platform/auth.ts';
 import { systemClock } from '../platform/clock.ts';
-import { migrateToLatest, openDatabase, platformTables } from '../platform/db/index.ts';
+import { openDatabase, platformTables } from '../platform/db/index.ts';
 import { LocalPubSub, type PubSub, RedisPubSub } from '../platform/pubsub.ts';
 import { RateLimits } from '../platform/ratelimit.ts';
 import { connectRedis } from '../platform/redis.ts';
@@ -24,7 +25,7 @@ export async function withAccounts<T>(
   let pubsub: PubSub = new LocalPubSub();
   const closers: (() => void)[] = [];
   try {
-    await migrateToLatest(handle);
+    await migrateAppToLatest(handle);
     const redis = config.redisUrl ? await connectRedis(config.redisUrl, 'cli') : undefined;
     if (redis && config.redisUrl) {
       const subscriber = await connectRedis(config.redisUrl, 'cli-sub');

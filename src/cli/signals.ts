@@ -2,11 +2,12 @@
 
 import type { Config } from '../config.ts';
 import type { Database } from '../database.ts';
+import { migrateAppToLatest } from '../migrations.ts';
 import { SignalsService, SignalsStore } from '../modules/signals/index.ts';
 import { createNlpPool } from '../modules/text/index.ts';
 import { RedisEvidence, TrendProcessor, TrendsStore } from '../modules/trends/index.ts';
 import { systemClock } from '../platform/clock.ts';
-import { migrateToLatest, openDatabase } from '../platform/db/index.ts';
+import { openDatabase } from '../platform/db/index.ts';
 import { connectRedis } from '../platform/redis.ts';
 import { Progress } from './progress.ts';
 
@@ -30,7 +31,7 @@ export async function withSignals<T>(config: Config, work: (tools: SignalTools) 
   const nlp = createNlpPool(config.nlpWorkerThreads);
   let redis: Awaited<ReturnType<typeof connectRedis>> | undefined;
   try {
-    await migrateToLatest(handle);
+    await migrateAppToLatest(handle);
     // Evidence units are shared with running instances through Redis when it is configured, as they share them.
     redis = config.redisUrl ? await connectRedis(config.redisUrl, 'cli') : undefined;
     const trends = new TrendsStore(handle.db, handle.dialect);

@@ -6,8 +6,9 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { migrateAppToLatest } from '../../src/migrations.ts';
 import { systemClock } from '../../src/platform/clock.ts';
-import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../src/platform/db/index.ts';
+import { type DatabaseHandle, openDatabase } from '../../src/platform/db/index.ts';
 import { JobQueue } from '../../src/platform/jobs/index.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 
@@ -31,7 +32,7 @@ let handle: DatabaseHandle;
 before(async () => {
   testDb = await createTestDatabase();
   handle = openDatabase(testDb.config);
-  await migrateToLatest(handle);
+  await migrateAppToLatest(handle);
 });
 
 after(async () => {

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { migrateAppToLatest } from '../../src/migrations.ts';
 import { type Clock, ManualClock, systemClock } from '../../src/platform/clock.ts';
-import { type DatabaseHandle, migrateToLatest, openDatabase } from '../../src/platform/db/index.ts';
+import { type DatabaseHandle, openDatabase } from '../../src/platform/db/index.ts';
 import {
   DeferJobError,
   type Job,
@@ -18,7 +19,7 @@ let handle: DatabaseHandle;
 before(async () => {
   testDb = await createTestDatabase();
   handle = openDatabase(testDb.config);
-  await migrateToLatest(handle);
+  await migrateAppToLatest(handle);
 });
 
 after(async () => {

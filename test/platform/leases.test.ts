@@ -2,14 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Registry } from 'prom-client';
+import { migrateAppToLatest } from '../../src/migrations.ts';
 import { backgroundCheck } from '../../src/modules/content/index.ts';
 import { ManualClock, systemClock } from '../../src/platform/clock.ts';
-import {
-  type DatabaseHandle,
-  migrateToLatest,
-  openDatabase,
-  platformTables,
-} from '../../src/platform/db/index.ts';
+import { type DatabaseHandle, openDatabase, platformTables } from '../../src/platform/db/index.ts';
 import { LeaseStore, registerLeaseMetrics, Singletons } from '../../src/platform/leases.ts';
 import { buildTestApp, call, createUser } from '../helpers/app.ts';
 import { createTestDatabase, type TestDatabase, usingPostgres } from '../helpers/db.ts';
@@ -22,7 +18,7 @@ describe('background-loop leases', () => {
   before(async () => {
     testDb = await createTestDatabase();
     handle = openDatabase(testDb.config);
-    await migrateToLatest(handle);
+    await migrateAppToLatest(handle);
     store = new LeaseStore(platformTables(handle.db));
   });
   after(async () => {

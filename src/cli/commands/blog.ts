@@ -2,9 +2,10 @@
 
 import fs from 'node:fs';
 import type { Database } from '../../database.ts';
+import { migrateAppToLatest } from '../../migrations.ts';
 import { BlogService, BlogStore, importPosts, markdownFiles } from '../../modules/content/index.ts';
 import { systemClock } from '../../platform/clock.ts';
-import { migrateToLatest, openDatabase } from '../../platform/db/index.ts';
+import { openDatabase } from '../../platform/db/index.ts';
 import { type CommandInput, UsageError, unknownCommand } from '../command.ts';
 import { Progress } from '../progress.ts';
 
@@ -22,7 +23,7 @@ export async function run({ config, positionals }: CommandInput): Promise<void> 
   }
   const handle = openDatabase<Database>(config.database);
   try {
-    await migrateToLatest(handle);
+    await migrateAppToLatest(handle);
     const blog = new BlogService(new BlogStore(handle.db), systemClock);
     const progress = new Progress({
       label: 'import',

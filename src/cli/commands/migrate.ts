@@ -1,5 +1,6 @@
 // `crestwatch migrate`: applies the database migrations.
-import { migrateToLatest, openDatabase } from '../../platform/db/index.ts';
+import { migrateAppToLatest } from '../../migrations.ts';
+import { openDatabase } from '../../platform/db/index.ts';
 import type { CommandInput } from '../command.ts';
 
 export const usage = '  migrate                                   apply database migrations';
@@ -7,7 +8,7 @@ export const usage = '  migrate                                   apply database
 export async function run({ config }: CommandInput): Promise<void> {
   const handle = openDatabase(config.database);
   try {
-    const applied = await migrateToLatest(handle);
+    const applied = await migrateAppToLatest(handle);
     console.log(applied.length > 0 ? `Applied: ${applied.join(', ')}` : 'The database is up to date.');
   } finally {
     await handle.close();

@@ -1,8 +1,9 @@
 // `crestwatch secret-key rotate`: re-encrypts every stored secret from the old SECRET_KEY to the new one.
 // The old key comes from OLD_SECRET_KEY, the new one from SECRET_KEY (the key the service will start with).
 import type { Database } from '../../database.ts';
+import { migrateAppToLatest } from '../../migrations.ts';
 import { SecretBox } from '../../platform/crypto.ts';
-import { migrateToLatest, openDatabase } from '../../platform/db/index.ts';
+import { openDatabase } from '../../platform/db/index.ts';
 import { type CommandInput, UsageError, unknownCommand } from '../command.ts';
 import { rotateSealedValues } from '../secret-rotation.ts';
 import { SealedValuesStore } from '../stores/sealed-values.ts';
@@ -27,7 +28,7 @@ export async function run({ config, values, positionals, env }: CommandInput): P
 
   const handle = openDatabase<Database>(config.database);
   try {
-    await migrateToLatest(handle);
+    await migrateAppToLatest(handle);
     const tallies = await rotateSealedValues(new SealedValuesStore(handle.db), {
       from: new SecretBox(oldKey),
       to: new SecretBox(newKey),

@@ -1,24 +1,24 @@
-// Kysely over better-sqlite3 (embedded) or pg (scale-out), and the migration runner shared by both.
+// Kysely over better-sqlite3 (embedded) or pg (scale-out); the migration runner shared by both is migrator.ts.
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import {
-  Kysely,
-  type MigrationResultSet,
-  Migrator,
-  PostgresDialect,
-  SqliteDialect,
-  sql,
-  type Transaction,
-} from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../../config.ts';
 import { type CheckpointerOptions, WalCheckpointer } from './checkpointer.ts';
 import type { Dialect } from './migrations/helpers.ts';
-import { migrationProvider } from './migrations/index.ts';
 import type { PlatformTables } from './schema.ts';
 
-export type { Dialect } from './migrations/helpers.ts';
+export { type Dialect, foldAccentsOfKey, nonAsciiKey, withId } from './migrations/helpers.ts';
+export { platformMigrations } from './migrations/index.ts';
+export {
+  type MigrationPlan,
+  type MigrationSet,
+  type MigrationTarget,
+  migrateTo,
+  migrateToLatest,
+  migrationOrder,
+} from './migrator.ts';
 export type { PlatformTables } from './schema.ts';
 /** The platform's view of the database: its own tables only. */
 export type PlatformDb = Kysely<PlatformTables>;
@@ -145,55 +145,6 @@ function withStatementCache(sqlite: SQLite.Database) {
       return statement;
     },
   };
-}
-
-async function migratorFor<T extends PlatformTables>(handle: DatabaseHandle<T>): Promise<Migrator> {
-  // Name the schema explicitly: Kysely's existence checks would otherwise see migration tables of other
-  // schemas in the same PostgreSQL database.
-  let migrationTableSchema: string | undefined;
-  if (handle.dialect === 'postgres') {
-    const row = await sql<{ schema: string }>`select current_schema() as schema`.execute(handle.db);
-    migrationTableSchema = row.rows[0]?.schema;
-  }
-  return new Migrator({
-    db: handle.db,
-    provider: migrationProvider(handle.dialect),
-    migrationTableSchema,
-  });
-}
-
-export async function migrateToLatest<T extends PlatformTables>(
-  handle: DatabaseHandle<T>,
-): Promise<string[]> {
-  return migrate(handle, (migrator) => migrator.migrateToLatest());
-}
-
-/** Migrates up or down to the named migration (tests that start from an older schema use it). */
-export async function migrateTo<T extends PlatformTables>(
-  handle: DatabaseHandle<T>,
-  migrationName: string,
-): Promise<string[]> {
-  return migrate(handle, (migrator) => migrator.migrateTo(migrationName));
-}
-
-async function migrate<T extends PlatformTables>(
-  handle: DatabaseHandle<T>,
-  step: (migrator: Migrator) => Promise<MigrationResultSet>,
-): Promise<string[]> {
-  const migrator = await migratorFor(handle);
-  // Kysely's table check scans every schema's catalog (has_schema_privilege per schema), which fails with
-  // 3F000 when another schema is dropped at that moment (other deployments or test runs on the same
-  // database), or 42P01/42703 for a table or column dropped mid-scan; nothing was migrated then, so the check
-  // is simply asked again.
-  for (let attempt = 1; ; attempt++) {
-    const { error, results } = await step(migrator);
-    if (!error) return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
-    // 3F000 schema, 42P01 table, 42703 column: an object dropped between the catalogue scan's steps.
-    const code = (error as { code?: string }).code ?? '';
-    const dropped = ['3F000', '42P01', '42703'].includes(code) && (results ?? []).length === 0;
-    if (!dropped || attempt >= 5) throw error instanceof Error ? error : new Error(String(error));
-    await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
-  }
 }
 
 export async function pingDatabase<T>(db: Kysely<T>): Promise<void> {

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sql } from 'kysely';
 import type { Database } from '../../../src/database.ts';
-import { migrateTo, migrateToLatest, openDatabase } from '../../../src/platform/db/index.ts';
+import { migrateAppTo, migrateAppToLatest } from '../../../src/migrations.ts';
+import { openDatabase } from '../../../src/platform/db/index.ts';
 import { buildTestApp, call } from '../../helpers/app.ts';
 import { createTestDatabase } from '../../helpers/db.ts';
 
@@ -11,7 +12,7 @@ test('the migration gives every existing user an organisation of their own, as o
   t.after(() => database.drop());
   const handle = openDatabase<Database>(database.config);
   try {
-    await migrateTo(handle, '0012_blog_tags');
+    await migrateAppTo(handle, '0012_blog_tags');
     const at = Date.parse('2026-01-02T03:04:05Z');
     const user = (email: string, role: string, fullName: string | null) => ({
       email,
@@ -33,7 +34,7 @@ test('the migration gives every existing user an organisation of their own, as o
         user('bob@example.com', 'owner', null),
       ])
       .execute();
-    assert.ok((await migrateToLatest(handle)).includes('0013_organisations'));
+    assert.ok((await migrateAppToLatest(handle)).includes('0013.1_organisations'));
     const rows = await sql<{
       email: string;
       name: string;

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sql } from 'kysely';
 import type { Database } from '../../../src/database.ts';
-import { migrateToLatest, openDatabase } from '../../../src/platform/db/index.ts';
+import { migrateAppToLatest } from '../../../src/migrations.ts';
+import { openDatabase } from '../../../src/platform/db/index.ts';
 import { createTestDatabase } from '../../helpers/db.ts';
 
 // The lookups that run by key and by time, not by user or id, have indexes: who follows a trend's key, and the
@@ -37,7 +38,7 @@ test('lookups by interest key, by hazard time, of pending signals and of recentl
   t.after(() => database.drop());
   const handle = openDatabase<Database>(database.config);
   t.after(() => handle.db.destroy());
-  await migrateToLatest(handle);
+  await migrateAppToLatest(handle);
   for (const lookup of LOOKUPS) {
     if (handle.dialect === 'sqlite') {
       const plan = await sql<{ detail: string }>`explain query plan ${lookup.query}`.execute(handle.db);
@@ -61,7 +62,7 @@ test('only pending signals are in the pending index: processing takes a signal o
   t.after(() => database.drop());
   const handle = openDatabase<Database>(database.config);
   t.after(() => handle.db.destroy());
-  await migrateToLatest(handle);
+  await migrateAppToLatest(handle);
   const row = (id: string, processed: number | null) => ({
     source: 'x',
     external_id: id,
@@ -97,7 +98,7 @@ test('snapshots keep the indexes their queries read; only recently active 24 h s
   t.after(() => database.drop());
   const handle = openDatabase<Database>(database.config);
   t.after(() => handle.db.destroy());
-  await migrateToLatest(handle);
+  await migrateAppToLatest(handle);
   const names = await indexNames(handle, 'trend_metrics');
   for (const kept of ['trend_metrics_volume_idx', 'trend_metrics_velocity_idx', 'trend_metrics_recent_idx'])
     assert.ok(names.includes(kept), `${kept}: ${names.join(', ')}`);
