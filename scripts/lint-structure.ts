@@ -5,9 +5,12 @@
 //   its files.
 // - injected-clock: no `Date.now()` in src/modules or src/platform outside clock.ts.
 // - text-from-text: no module re-exports the text module's functions (they are imported from modules/text).
+// - web-shapes-from-sdk: web/src declares no interface or type alias named like a schema of the OpenAPI
+//   document or a type the SDK exports; its API shapes come from @crestwatch/client (scripts/structure/web-shapes.ts).
 // Prints each violation as file:line and exits 1 when there is one. `--files a.ts b.ts` checks only those.
 import fs from 'node:fs';
 import path from 'node:path';
+import { handWrittenShapes } from './structure/web-shapes.ts';
 
 /** A rule read line by line. */
 interface LineRule {
@@ -99,6 +102,13 @@ export const FILE_RULES: FileRule[] = [
     },
     advice: "text functions are imported from modules/text's index.ts, never re-exported by another module",
   },
+  {
+    name: 'web-shapes-from-sdk',
+    roots: ['web/src'],
+    applies: () => true,
+    check: handWrittenShapes,
+    advice: "import the API's shape from @crestwatch/client (Schema, ResponseBody, RequestBody) instead",
+  },
 ];
 
 function walk(dir: string): string[] {
@@ -106,7 +116,7 @@ function walk(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) return walk(full);
-    return /\.(ts|mts)$/.test(entry.name) ? [full] : [];
+    return /\.(ts|mts|tsx)$/.test(entry.name) ? [full] : [];
   });
 }
 

@@ -1,6 +1,6 @@
-// The SDK's types are the OpenAPI document's: a program that misuses a field, a query parameter or
-// pagination does not compile, while the README-style program does, with browser types only (no Node types:
-// the core must run in browsers and Deno).
+// The SDK's types are the OpenAPI document's: a program that misuses a field, a query parameter, pagination
+// or a named shape does not compile, while the README-style program does, with browser types only (no Node
+// types: the core must run in browsers and Deno).
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
 const DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'types');
-const FILES = ['correct.ts', 'misuse-field.ts', 'misuse-query.ts', 'misuse-paginate.ts'];
+const FILES = ['correct.ts', 'misuse-field.ts', 'misuse-query.ts', 'misuse-paginate.ts', 'misuse-shape.ts'];
 
 /** Type-checks the fixtures as one program and returns each file's error messages. */
 function typeCheck(): Map<string, string[]> {
@@ -47,4 +47,8 @@ test('a misused field, query parameter or paginated path fails tsc; the correct 
   assert.match(query, /'string' is not assignable to type 'number'/);
   assert.match(query, /"popularity"/);
   assert.match(errors.get('misuse-paginate.ts')!.join('\n'), /\/api\/trends\/categories/);
+  const shape = errors.get('misuse-shape.ts')!.join('\n');
+  assert.match(shape, /'velocity_scroe' does not exist/);
+  assert.match(shape, /"king"/);
+  assert.match(shape, /"\/api\/plans"' does not satisfy the constraint/);
 });

@@ -1,5 +1,6 @@
 // Calls to the Crestwatch API with the signed-in key. Failures become ApiProblem carrying the API's own `detail`,
 // which the pages show as they are.
+import type { Problem } from '@crestwatch/client';
 import { currentKey } from './session.ts';
 
 export class ApiProblem extends Error {
@@ -45,7 +46,7 @@ export async function api<T>(
   }
   if (res.status === 204) return undefined as T;
   if (!res.ok) {
-    const problem = (await res.json().catch(() => ({}))) as { detail?: string; code?: string };
+    const problem = (await res.json().catch(() => ({}))) as Partial<Problem>;
     throw new ApiProblem(
       res.status,
       problem.code ?? 'error',

@@ -1,15 +1,7 @@
 // The live stream (/ws/trends-live). Browsers cannot set headers on a WebSocket, so the key goes as `?token=`,
 // the documented browser form (the server redacts it from logs).
+import type { StreamMessage, TrendUpdate } from '@crestwatch/client';
 import { currentKey } from './session.ts';
-
-export interface TrendUpdate {
-  trend_id: number;
-  volume: number;
-  velocity: number;
-  growth: number | null;
-  lifecycle_stage: string;
-  sentiment_category: string;
-}
 
 /**
  * The `trends` filter for these trend names, when the stream can take them all (at most 50 names of at most
@@ -43,7 +35,7 @@ export function openTrendStream(
   socket.onclose = () => onState(false);
   socket.onmessage = (message) => {
     try {
-      const parsed = JSON.parse(String(message.data)) as { type: string; data: TrendUpdate };
+      const parsed = JSON.parse(String(message.data)) as StreamMessage;
       if (parsed.type === 'trend.update') onUpdate(parsed.data);
     } catch {
       // Not JSON: nothing the page can use.

@@ -1,4 +1,5 @@
 // The dashboard's entry: sign-in gate, the header (navigation, notification bell, sign out) and the pages.
+import type { ResponseBody } from '@crestwatch/client';
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import './styles.css';
@@ -26,7 +27,10 @@ const NAV = [
  * every request counts against quota).
  */
 function Bell({ page }: { page: string }) {
-  const feed = useLoad(() => api<{ unread_count: number }>('/api/user/notifications/recent?limit=1'), [page]);
+  const feed = useLoad(
+    () => api<ResponseBody<'/api/user/notifications/recent'>>('/api/user/notifications/recent?limit=1'),
+    [page],
+  );
   const { reload } = feed;
   useEffect(() => {
     window.addEventListener(UNREAD_CHANGED, reload);

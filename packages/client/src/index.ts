@@ -13,6 +13,7 @@ export { CrestwatchError, type DataOf, type FieldError, type Problem, unwrap } f
 export type { PageItem, PaginatedPath, PaginateOptions } from './paginate.ts';
 export type { RetryOptions } from './retry.ts';
 export type { components, paths, webhooks } from './schema.js';
+export type { RequestBody, ResponseBody, Schema } from './shapes.ts';
 export type {
   LiveStream,
   ReconnectOptions,

@@ -1,5 +1,6 @@
 // Account: API keys (a new or rotated key's value is shown once), 30-day usage against the daily quota, the
 // audit log, and the organisation's members and invites.
+import type { RequestBody, ResponseBody } from '@crestwatch/client';
 import { useCallback, useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import { TimeChart } from '../components/charts.tsx';
@@ -7,27 +8,25 @@ import { Empty, ErrorNote, PageTitle, useLoad } from '../components/ui.tsx';
 import { formatTime } from '../format.ts';
 import { currentKey, signIn } from '../session.ts';
 
-interface Key {
-  id: number;
-  name: string;
-  prefix: string | null;
-  permissions: string[];
-  is_active: boolean;
-  created_at?: string;
-  last_used_at?: string | null;
-  expires_at?: string | null;
-  /** The key that replaced this one in a rotation; this one lasts its grace period and cannot be rotated. */
-  rotated_to_id?: number | null;
-}
+type Role = RequestBody<'/api/org/invites', 'post'>['role'];
+type MadeKey = ResponseBody<'/api/user/api-keys', 'post'>;
 
-interface Usage {
-  summary?: { plan_daily_limit?: number | null; requests_today?: number | null } | null;
-  daily_usage?: { date: string; request_count: number }[];
+/**
+ * A made or rotated key's value. The document lets it be null (Crestwatch always sends it): then there is
+ * nothing to show once, and signing in with it would keep the text "null" as the key.
+ */
+function keyValue(made: MadeKey): string {
+  if (made.api_key === null) {
+    throw new Error(
+      `The answer did not include the value of key “${made.name}”: revoke it and create another.`,
+    );
+  }
+  return made.api_key;
 }
 
 /** `onChange` is told after each change the audit log records, so the log on the same page follows. */
 function Keys({ onChange }: { onChange: () => void }) {
-  const keys = useLoad(() => api<{ keys: Key[] }>('/api/user/api-keys'), []);
+  const keys = useLoad(() => api<ResponseBody<'/api/user/api-keys'>>('/api/user/api-keys'), []);
   const [name, setName] = useState('');
   const [shown, setShown] = useState<{ name: string; value: string; session?: boolean } | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -45,11 +44,11 @@ function Keys({ onChange }: { onChange: () => void }) {
   const create = (event: Event) => {
     event.preventDefault();
     return run(async () => {
-      const made = await api<{ name: string; api_key: string }>('/api/user/api-keys', {
+      const made = await api<MadeKey>('/api/user/api-keys', {
         method: 'POST',
-        body: { name: name.trim() },
+        body: { name: name.trim() } satisfies RequestBody<'/api/user/api-keys', 'post'>,
       });
-      setShown({ name: made.name, value: made.api_key });
+      setShown({ name: made.name, value: keyValue(made) });
       setName('');
     });
   };
@@ -125,16 +124,19 @@ function Keys({ onChange }: { onChange: () => void }) {
                           aria-label={`Rotate key ${k.name} (${k.prefix}…)`}
                           onClick={() =>
                             run(async () => {
-                              const made = await api<{ name: string; api_key: string }>(
-                                `/api/user/api-keys/${k.id}/rotate`,
-                                { method: 'POST', body: {} },
-                              );
+                              const made = await api<
+                                ResponseBody<'/api/user/api-keys/{key_id}/rotate', 'post'>
+                              >(`/api/user/api-keys/${k.id}/rotate`, {
+                                method: 'POST',
+                                body: {} satisfies RequestBody<'/api/user/api-keys/{key_id}/rotate', 'post'>,
+                              });
+                              const value = keyValue(made);
                               // The rotated key stops working after its grace period (and may no longer
                               // create keys): a tab signed in with it moves to the successor.
                               const session =
                                 k.prefix !== null && currentKey()?.startsWith(k.prefix) === true;
-                              if (session) signIn(made.api_key);
-                              setShown({ name: made.name, value: made.api_key, session });
+                              if (session) signIn(value);
+                              setShown({ name: made.name, value, session });
                             })
                           }
                         >
@@ -165,7 +167,7 @@ function Keys({ onChange }: { onChange: () => void }) {
 }
 
 function UsageChart() {
-  const usage = useLoad(() => api<Usage>('/api/user/api-usage'), []);
+  const usage = useLoad(() => api<ResponseBody<'/api/user/api-usage'>>('/api/user/api-usage'), []);
   const days = usage.data?.daily_usage ?? [];
   const limit = usage.data?.summary?.plan_daily_limit ?? null;
   return (
@@ -192,10 +194,7 @@ function UsageChart() {
 /** `version` changes when a section of this page changed something the log records. */
 function AuditLog({ version }: { version: number }) {
   const log = useLoad(
-    () =>
-      api<{ entries: { id: number; action: string; detail: string | null; created_at: string }[] }>(
-        '/api/user/audit-log?limit=20',
-      ),
+    () => api<ResponseBody<'/api/user/audit-log'>>('/api/user/audit-log?limit=20'),
     [version],
   );
   const entries = log.data?.entries ?? [];
@@ -218,21 +217,18 @@ function AuditLog({ version }: { version: number }) {
 }
 
 function Organisation({ onChange }: { onChange: () => void }) {
-  const members = useLoad(
-    () => api<{ id: number; email: string; role: string; joined_at: string }[]>('/api/org/members'),
-    [],
-  );
-  const invites = useLoad(
-    () => api<{ id: number; email: string; role: string; expires_at: string }[]>('/api/org/invites'),
-    [],
-  );
+  const members = useLoad(() => api<ResponseBody<'/api/org/members'>>('/api/org/members'), []);
+  const invites = useLoad(() => api<ResponseBody<'/api/org/invites'>>('/api/org/invites'), []);
   const [email, setEmail] = useState('');
-  const [role, setRole] = useState('member');
+  const [role, setRole] = useState<Role>('member');
   const [link, setLink] = useState('');
   const [error, setError] = useState<unknown>(null);
-  const changeRole = (id: number, newRole: string) => {
+  const changeRole = (id: number, newRole: Role) => {
     setError(null);
-    api(`/api/org/members/${id}`, { method: 'PATCH', body: { role: newRole } }).then(
+    api(`/api/org/members/${id}`, {
+      method: 'PATCH',
+      body: { role: newRole } satisfies RequestBody<'/api/org/members/{id}', 'patch'>,
+    }).then(
       () => {
         members.reload();
         onChange();
@@ -247,9 +243,9 @@ function Organisation({ onChange }: { onChange: () => void }) {
     event.preventDefault();
     setError(null);
     try {
-      const made = await api<{ accept_url: string; token: string }>('/api/org/invites', {
+      const made = await api<ResponseBody<'/api/org/invites', 'post'>>('/api/org/invites', {
         method: 'POST',
-        body: { email: email.trim(), role },
+        body: { email: email.trim(), role } satisfies RequestBody<'/api/org/invites', 'post'>,
       });
       setLink(`${made.accept_url} (token ${made.token})`);
       setEmail('');
@@ -275,7 +271,7 @@ function Organisation({ onChange }: { onChange: () => void }) {
               id={`role-${m.id}`}
               class="compact"
               value={m.role}
-              onChange={(e) => changeRole(m.id, e.currentTarget.value)}
+              onChange={(e) => changeRole(m.id, e.currentTarget.value as Role)}
             >
               <option value="member">member</option>
               <option value="admin">admin</option>
@@ -332,7 +328,7 @@ function Organisation({ onChange }: { onChange: () => void }) {
           onInput={(e) => setEmail(e.currentTarget.value)}
         />
         <label for="invite-role">Role</label>
-        <select id="invite-role" value={role} onChange={(e) => setRole(e.currentTarget.value)}>
+        <select id="invite-role" value={role} onChange={(e) => setRole(e.currentTarget.value as Role)}>
           <option value="member">member</option>
           <option value="admin">admin</option>
           <option value="owner">owner</option>

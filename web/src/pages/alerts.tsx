@@ -1,36 +1,18 @@
 // Alerts: the notification feed (mark read), webhooks (secret shown once, test, executions, delete) and the
 // integrations' connection status. Recommendations, with their decision brief, have a page of their own.
+import type { RequestBody, ResponseBody } from '@crestwatch/client';
 import { useState } from 'preact/hooks';
 import { api, withQuery } from '../api.ts';
 import { Empty, ErrorNote, PageTitle, useLoad } from '../components/ui.tsx';
 import { formatTime } from '../format.ts';
 
-interface Notice {
-  id: number;
-  title: string;
-  message: string;
-  is_read: boolean;
-  created_at: string;
-}
-
-interface Webhook {
-  id: number;
-  url: string;
-  trigger_type: string;
-  delivery_mode: string;
-  threshold_value: number;
-  is_active: boolean;
-}
-
-interface Execution {
-  id: number;
-  event: string;
-  status: string;
-  response_status: number | null;
-  duration_ms: number | null;
-  error: string | null;
-  created_at: string;
-}
+/** One delivery, as the test route answers it and the executions list holds it. */
+type Execution = ResponseBody<'/api/integrations/webhooks/{id}/test', 'post'>;
+type NewWebhook = RequestBody<'/api/integrations/webhooks', 'post'>;
+type RecommendationActionBody = RequestBody<
+  '/api/intelligence/recommendations/{recommendation_id}/action',
+  'post'
+>;
 
 /**
  * Fired on `window` when notifications were marked read, so the header's bell asks for its count again
@@ -38,18 +20,9 @@ interface Execution {
  */
 export const UNREAD_CHANGED = 'crestwatch:unread-changed';
 
-interface Recommendation {
-  id: number;
-  title: string;
-  details: string;
-  priority: string;
-  status: string;
-  decision_brief?: { why_now?: string; actionable?: boolean; confidence?: { level?: string } } | null;
-}
-
 function Notifications() {
   const feed = useLoad(
-    () => api<{ notifications: Notice[]; unread_count: number }>('/api/user/notifications/recent?limit=20'),
+    () => api<ResponseBody<'/api/user/notifications/recent'>>('/api/user/notifications/recent?limit=20'),
     [],
   );
   const [error, setError] = useState<unknown>(null);
@@ -76,7 +49,10 @@ function Notifications() {
         <button
           type="button"
           onClick={() =>
-            api('/api/user/notifications/mark-read', { method: 'POST', body: { ids: unread } }).then(() => {
+            api('/api/user/notifications/mark-read', {
+              method: 'POST',
+              body: { ids: unread } satisfies RequestBody<'/api/user/notifications/mark-read', 'post'>,
+            }).then(() => {
               feed.reload();
               window.dispatchEvent(new Event(UNREAD_CHANGED));
             }, setError)
@@ -97,7 +73,10 @@ function outcome(x: Execution): string {
 /** `version` changes when a test was sent, so an open list shows the new delivery. */
 function Executions({ id, version }: { id: number; version: number }) {
   const list = useLoad(
-    () => api<{ executions: Execution[] }>(`/api/integrations/webhooks/${id}/executions`),
+    () =>
+      api<ResponseBody<'/api/integrations/webhooks/{id}/executions'>>(
+        `/api/integrations/webhooks/${id}/executions`,
+      ),
     [id, version],
   );
   return (
@@ -116,9 +95,12 @@ function Executions({ id, version }: { id: number; version: number }) {
 }
 
 function Webhooks() {
-  const hooks = useLoad(() => api<{ webhooks: Webhook[] }>('/api/integrations/webhooks'), []);
+  const hooks = useLoad(
+    () => api<ResponseBody<'/api/integrations/webhooks'>>('/api/integrations/webhooks'),
+    [],
+  );
   const [url, setUrl] = useState('');
-  const [trigger, setTrigger] = useState('trend_velocity');
+  const [trigger, setTrigger] = useState<NewWebhook['trigger_type']>('trend_velocity');
   const [threshold, setThreshold] = useState('75');
   const [secret, setSecret] = useState('');
   const [open, setOpen] = useState<number | null>(null);
@@ -138,7 +120,7 @@ function Webhooks() {
     event.preventDefault();
     setError(null);
     run(
-      api<{ secret: string }>('/api/integrations/webhooks', {
+      api<ResponseBody<'/api/integrations/webhooks', 'post'>>('/api/integrations/webhooks', {
         method: 'POST',
         body: {
           url: url.trim(),
@@ -146,7 +128,7 @@ function Webhooks() {
           delivery_mode: 'instant_stream',
           threshold_value: Number(threshold),
           cooldown_seconds: 600,
-        },
+        } satisfies NewWebhook,
       }).then((made) => {
         setSecret(made.secret);
         setUrl('');
@@ -160,7 +142,11 @@ function Webhooks() {
         <label for="w-url">Destination URL</label>
         <input id="w-url" type="url" required value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
         <label for="w-trigger">Trigger</label>
-        <select id="w-trigger" value={trigger} onChange={(e) => setTrigger(e.currentTarget.value)}>
+        <select
+          id="w-trigger"
+          value={trigger}
+          onChange={(e) => setTrigger(e.currentTarget.value as NewWebhook['trigger_type'])}
+        >
           <option value="trend_velocity">Trend velocity crosses</option>
           <option value="trend_lifecycle">Trend lifecycle changes</option>
           <option value="crisis_event">My crisis events</option>
@@ -237,8 +223,14 @@ function Webhooks() {
 }
 
 function Integrations() {
-  const chat = useLoad(() => api<{ is_active: boolean }>('/api/integrations/chat/status'), []);
-  const forum = useLoad(() => api<{ is_active: boolean }>('/api/integrations/forum-ads/status'), []);
+  const chat = useLoad(
+    () => api<ResponseBody<'/api/integrations/chat/status'>>('/api/integrations/chat/status'),
+    [],
+  );
+  const forum = useLoad(
+    () => api<ResponseBody<'/api/integrations/forum-ads/status'>>('/api/integrations/forum-ads/status'),
+    [],
+  );
   const describe = (data: { is_active: boolean } | undefined) =>
     data ? (data.is_active ? 'connected and working' : 'not connected') : '…';
   return (
@@ -259,17 +251,17 @@ export function RecommendationsPage() {
   const [status, setStatus] = useState('new');
   const list = useLoad(
     () =>
-      api<{ recommendations: Recommendation[] }>(
+      api<ResponseBody<'/api/intelligence/recommendations'>>(
         withQuery('/api/intelligence/recommendations', { status, limit: 20 }),
       ),
     [status],
   );
   const [error, setError] = useState<unknown>(null);
-  const act = (id: number, action: string) =>
-    api(`/api/intelligence/recommendations/${id}/action`, { method: 'POST', body: { action } }).then(
-      list.reload,
-      setError,
-    );
+  const act = (id: number, action: RecommendationActionBody['action']) =>
+    api(`/api/intelligence/recommendations/${id}/action`, {
+      method: 'POST',
+      body: { action } satisfies RecommendationActionBody,
+    }).then(list.reload, setError);
   return (
     <section>
       <PageTitle>Recommendations</PageTitle>

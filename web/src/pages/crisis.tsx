@@ -1,43 +1,13 @@
 // The crisis desk: active events grouped by severity with the list's filters; an event's evidence table, a
 // review bound to the evidence_version on screen (a stale one explains itself), lifecycle actions, HTML export.
+import type { RequestBody, ResponseBody } from '@crestwatch/client';
 import { useState } from 'preact/hooks';
 import { ApiProblem, api, withQuery } from '../api.ts';
 import { Empty, ErrorNote, PageTitle, useLoad } from '../components/ui.tsx';
 import { formatTime, groupBySeverity, SEVERITIES } from '../format.ts';
 
-interface Evidence {
-  id: number;
-  source_id: string;
-  source_url?: string | null;
-  observed_at?: string | null;
-  excerpt: string;
-  content_hash: string;
-  attribution?: string | null;
-  licence_url?: string | null;
-}
-
-interface Review {
-  id: number;
-  assessment: string;
-  rationale: string;
-  evidence_version: string;
-  created_at: string;
-}
-
-interface CrisisEvent {
-  id: number;
-  title: string;
-  summary?: string | null;
-  severity: string;
-  status: string;
-  review_status?: string | null;
-  detected_at: string;
-  impacted_entity?: string | null;
-  freshness?: string | null;
-  evidence_version?: string | null;
-  source_refs?: Evidence[];
-  reviews?: Review[];
-}
+type ActionBody = RequestBody<'/api/intelligence/crisis-events/{id}/action', 'post'>;
+type NewReview = RequestBody<'/api/intelligence/crisis-events/{id}/reviews', 'post'>;
 
 function Filter({
   id,
@@ -77,7 +47,7 @@ function CrisisList() {
   });
   const events = useLoad(
     () =>
-      api<{ events: CrisisEvent[] }>(
+      api<ResponseBody<'/api/intelligence/crisis-events'>>(
         withQuery('/api/intelligence/crisis-events', { ...filters, limit: 100 }),
       ),
     [filters],
@@ -175,17 +145,26 @@ async function downloadExport(id: number): Promise<void> {
 }
 
 function CrisisDetail({ id }: { id: number }) {
-  const event = useLoad(() => api<CrisisEvent>(`/api/intelligence/crisis-events/${id}/evidence`), [id]);
-  const [assessment, setAssessment] = useState('supported');
+  const event = useLoad(
+    () =>
+      api<ResponseBody<'/api/intelligence/crisis-events/{id}/evidence'>>(
+        `/api/intelligence/crisis-events/${id}/evidence`,
+      ),
+    [id],
+  );
+  const [assessment, setAssessment] = useState<NewReview['assessment']>('supported');
   const [rationale, setRationale] = useState('');
   const [error, setError] = useState<unknown>(null);
   const [notice, setNotice] = useState('');
   const e = event.data;
 
-  const act = async (action: string) => {
+  const act = async (action: ActionBody['action']) => {
     setError(null);
     try {
-      await api(`/api/intelligence/crisis-events/${id}/action`, { method: 'POST', body: { action } });
+      await api(`/api/intelligence/crisis-events/${id}/action`, {
+        method: 'POST',
+        body: { action } satisfies ActionBody,
+      });
       setNotice(`Event ${action}d.`);
       event.reload();
     } catch (failure) {
@@ -199,7 +178,7 @@ function CrisisDetail({ id }: { id: number }) {
     try {
       await api(`/api/intelligence/crisis-events/${id}/reviews`, {
         method: 'POST',
-        body: { assessment, rationale, evidence_version: e?.evidence_version ?? '' },
+        body: { assessment, rationale, evidence_version: e?.evidence_version ?? '' } satisfies NewReview,
       });
       setRationale('');
       setNotice('Review recorded.');
@@ -336,7 +315,7 @@ function CrisisDetail({ id }: { id: number }) {
             <select
               id="r-assessment"
               value={assessment}
-              onChange={(x) => setAssessment(x.currentTarget.value)}
+              onChange={(x) => setAssessment(x.currentTarget.value as NewReview['assessment'])}
             >
               <option value="supported">Supported by the evidence</option>
               <option value="unconfirmed">Unconfirmed</option>

@@ -1,13 +1,15 @@
 // Sign in with an API key (checked against /api/user/profile before it is kept), or accept an invite and
 // land signed in with the first key, shown once.
+import type { RequestBody, ResponseBody } from '@crestwatch/client';
 import { useState } from 'preact/hooks';
 import { ApiProblem, api } from '../api.ts';
 import { ErrorNote } from '../components/ui.tsx';
 import { signIn } from '../session.ts';
 
+/** An accepted invitation, as the page shows it: who joined and their first key. */
 interface Accepted {
-  api_key: { api_key: string };
-  user: { email: string };
+  email: string;
+  key: string;
 }
 
 export function SignInPage({ onSignedIn }: { onSignedIn: () => void }) {
@@ -34,8 +36,23 @@ export function SignInPage({ onSignedIn }: { onSignedIn: () => void }) {
     event.preventDefault();
     setInviteError(null);
     try {
-      const body = { token: token.trim(), ...(name.trim() ? { full_name: name.trim() } : {}) };
-      setAccepted(await api<Accepted>('/api/org/invites/accept', { method: 'POST', body, key: null }));
+      const body = {
+        token: token.trim(),
+        ...(name.trim() ? { full_name: name.trim() } : {}),
+      } satisfies RequestBody<'/api/org/invites/accept', 'post'>;
+      const made = await api<ResponseBody<'/api/org/invites/accept', 'post'>>('/api/org/invites/accept', {
+        method: 'POST',
+        body,
+        key: null,
+      });
+      // The document lets the key be null (Crestwatch always sends it); signing in with none would keep "null".
+      if (made.api_key.api_key === null) {
+        setInviteError(
+          new Error('You joined, but the answer did not include your key: ask an administrator for one.'),
+        );
+        return;
+      }
+      setAccepted({ email: made.user.email, key: made.api_key.api_key });
     } catch (failure) {
       setInviteError(failure instanceof ApiProblem ? failure : new Error(String(failure)));
     }
@@ -70,16 +87,16 @@ export function SignInPage({ onSignedIn }: { onSignedIn: () => void }) {
         {accepted ? (
           <div role="status">
             <p>
-              Welcome, {accepted.user.email}. This is your first API key; it is shown only now, so keep it
+              Welcome, {accepted.email}. This is your first API key; it is shown only now, so keep it
               somewhere safe:
             </p>
             <p>
-              <code class="secret">{accepted.api_key.api_key}</code>
+              <code class="secret">{accepted.key}</code>
             </p>
             <button
               type="button"
               onClick={() => {
-                signIn(accepted.api_key.api_key);
+                signIn(accepted.key);
                 onSignedIn();
               }}
             >

@@ -1,39 +1,31 @@
 // One trend: the analytics chart (every point the route returns; zoomable), lifecycle, velocity score with its
 // explanation, platform mix, and the AI insight with a Generate button that follows the task.
+import type { RequestBody, ResponseBody } from '@crestwatch/client';
 import { useEffect, useState } from 'preact/hooks';
 import { api, withQuery } from '../api.ts';
 import { TimeChart } from '../components/charts.tsx';
 import { Empty, ErrorNote, PageTitle, useLoad } from '../components/ui.tsx';
 import { formatGrowth, formatNumber, formatTime, platformShares } from '../format.ts';
-import type { Analytics, TrendItem } from '../types.ts';
 
-interface Insight {
-  sentiment_category?: string | null;
-  sentiment_summary?: string | null;
-  key_themes?: string[];
-  brand_safety?: { level?: string } | null;
-  analysis_notes?: string | null;
-  llm_model_used?: string | null;
-  generated_at?: string | null;
-  usage_count?: number | null;
-  usage_limit?: number | null;
-}
+/** What the insight task's status route answers. */
+type TaskStatus = ResponseBody<'/api/trends/ai-insights/status/{task_id}'>;
 
 /** How often the page asks for the task's status while it runs. */
 const POLL_MS = 1000;
 
 function InsightPanel({ id }: { id: number }) {
-  const insight = useLoad(() => api<Insight | null>(`/api/trends/${id}/ai-insights`), [id]);
-  const [task, setTask] = useState<{ id: string; status: string } | null>(null);
+  const insight = useLoad(
+    () => api<ResponseBody<'/api/trends/{trend_id}/ai-insights'>>(`/api/trends/${id}/ai-insights`),
+    [id],
+  );
+  const [task, setTask] = useState<{ id: string; status: TaskStatus['status'] } | null>(null);
   const [error, setError] = useState<unknown>(null);
 
   useEffect(() => {
     if (!task || task.status === 'succeeded' || task.status === 'failed') return;
     const timer = setTimeout(async () => {
       try {
-        const status = await api<{ status: string; error?: string | null }>(
-          `/api/trends/ai-insights/status/${encodeURIComponent(task.id)}`,
-        );
+        const status = await api<TaskStatus>(`/api/trends/ai-insights/status/${encodeURIComponent(task.id)}`);
         setTask({ id: task.id, status: status.status });
         if (status.status === 'succeeded') insight.reload();
         if (status.status === 'failed') setError(new Error(status.error ?? 'The insight task failed.'));
@@ -48,11 +40,11 @@ function InsightPanel({ id }: { id: number }) {
   const generate = async () => {
     setError(null);
     try {
-      const accepted = await api<{ task_id: string; status: string }>(
+      const accepted = await api<ResponseBody<'/api/trends/{trend_id}/ai-insights/generate', 'post'>>(
         `/api/trends/${id}/ai-insights/generate`,
         {
           method: 'POST',
-          body: {},
+          body: {} satisfies RequestBody<'/api/trends/{trend_id}/ai-insights/generate', 'post'>,
         },
       );
       setTask({ id: accepted.task_id, status: accepted.status });
@@ -100,9 +92,12 @@ function InsightPanel({ id }: { id: number }) {
 
 export function TrendPage({ id }: { id: number }) {
   const [period, setPeriod] = useState('7d');
-  const trend = useLoad(() => api<TrendItem>(`/api/trends/${id}`), [id]);
+  const trend = useLoad(() => api<ResponseBody<'/api/trends/{trend_id}'>>(`/api/trends/${id}`), [id]);
   const analytics = useLoad(
-    () => api<Analytics>(withQuery(`/api/trends/${id}/analytics`, { period })),
+    () =>
+      api<ResponseBody<'/api/trends/{trend_id}/analytics'>>(
+        withQuery(`/api/trends/${id}/analytics`, { period }),
+      ),
     [id, period],
   );
   const t = trend.data;

@@ -1,13 +1,15 @@
 // The trends explorer: every filter of GET /api/trends, paging, a sparkline per row and live updates.
+import type { ResponseBody, Schema, TrendUpdate } from '@crestwatch/client';
 import { useEffect, useState } from 'preact/hooks';
 import { api, withQuery } from '../api.ts';
 import { Sparkline } from '../components/charts.tsx';
 import { Empty, ErrorNote, PageTitle, useLoad } from '../components/ui.tsx';
 import { formatGrowth, formatNumber } from '../format.ts';
-import { openTrendStream, type TrendUpdate } from '../live.ts';
-import type { Analytics, Plan, Profile, TrendItem, TrendList } from '../types.ts';
+import { openTrendStream } from '../live.ts';
 
 const PAGE_SIZE = 20;
+
+type TrendItem = Schema<'TrendItem'>;
 
 interface Filters {
   period: string;
@@ -45,7 +47,9 @@ function useSparklines(ids: number[]): Map<number, number[]> {
   useEffect(() => {
     let live = true;
     for (const id of ids.filter((i) => !sparkCache.has(i))) {
-      api<Analytics>(withQuery(`/api/trends/${id}/analytics`, { period: '24h' })).then(
+      api<ResponseBody<'/api/trends/{trend_id}/analytics'>>(
+        withQuery(`/api/trends/${id}/analytics`, { period: '24h' }),
+      ).then(
         (a) => {
           sparkCache.set(
             id,
@@ -132,11 +136,11 @@ export function TrendsPage() {
   const [offset, setOffset] = useState(0);
   const [rows, setRows] = useState<TrendItem[]>([]);
   const [live, setLive] = useState<'off' | 'on' | 'unavailable'>('off');
-  const categories = useLoad(() => api<{ categories: { name: string }[] }>('/api/trends/categories'), []);
-  const interests = useLoad(() => api<{ id: number; keyword: string }[]>('/api/user/interests'), []);
+  const categories = useLoad(() => api<ResponseBody<'/api/trends/categories'>>('/api/trends/categories'), []);
+  const interests = useLoad(() => api<ResponseBody<'/api/user/interests'>>('/api/user/interests'), []);
   const list = useLoad(
     () =>
-      api<TrendList>(
+      api<ResponseBody<'/api/trends'>>(
         withQuery('/api/trends', {
           ...filters,
           period: filters.start_date || filters.end_date ? undefined : filters.period,
@@ -155,7 +159,10 @@ export function TrendsPage() {
     let close: () => void = () => undefined;
     let cancelled = false;
     if (shown === undefined) return;
-    Promise.all([api<Profile>('/api/user/profile'), api<Plan[]>('/api/plans')]).then(
+    Promise.all([
+      api<ResponseBody<'/api/user/profile'>>('/api/user/profile'),
+      api<ResponseBody<'/api/plans'>>('/api/plans'),
+    ]).then(
       ([profile, plans]) => {
         if (cancelled) return;
         const plan = plans.find((p) => p.name === profile.subscription.plan_name);
