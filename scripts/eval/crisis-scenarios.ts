@@ -1,5 +1,9 @@
 // Scripted scenarios for the crisis-detection evaluation: real crises, loud-but-positive launches,
 // single-source rants and duplicated spam. Deterministic (seeded), each about its own topic.
+import Type from 'typebox';
+import { loadJson } from '../../src/platform/data-files.ts';
+
+const Words = Type.Array(Type.String({ minLength: 1 }), { minItems: 1 });
 
 export interface ScriptedSignal {
   /** Minutes from the start of the surge phase (negative = baseline, before it). */
@@ -19,114 +23,23 @@ export interface Scenario {
   signals: ScriptedSignal[];
 }
 
-const NEG = [
-  'terrible',
-  'awful',
-  'broken',
-  'horrible',
-  'furious',
-  'disgusting',
-  'useless',
-  'scam',
-  'angry',
-  'worst',
-  'outage',
-  'lawsuit',
-  'recall',
-  'leak',
-];
-const NEG_STRONG = ['terrible', 'awful', 'horrible', 'disgusting', 'worst', 'furious', 'hate'];
-const POS = [
-  'love',
-  'amazing',
-  'great',
-  'wonderful',
-  'fantastic',
-  'excellent',
-  'brilliant',
-  'happy',
-  'best',
-  'superb',
-];
-const FILL = [
-  'today',
-  'again',
-  'support',
-  'refund',
-  'customers',
-  'billing',
-  'app',
-  'service',
-  'update',
-  'account',
-  'login',
-  'order',
-  'delivery',
-  'team',
-  'price',
-  'website',
-  'phone',
-  'email',
-  'store',
-  'week',
-  'morning',
-  'night',
-  'people',
-  'friends',
-  'office',
-  'weekend',
-  'release',
-  'version',
-  'feature',
-  'data',
-  'battery',
-  'screen',
-  'network',
-  'server',
-  'launch',
-  'news',
-  'product',
-  'staff',
-  'shop',
-  'city',
-  'family',
-  'statement',
-  'video',
-  'photo',
-  'thread',
-];
-const TOPICS = [
-  'Northwind',
-  'Contoso',
-  'Fabrikam',
-  'Tailspin',
-  'Wingtip',
-  'Litware',
-  'Proseware',
-  'Adatum',
-  'Lucerne',
-  'Margie',
-  'Trey',
-  'Woodgrove',
-  'Humongous',
-  'Alpine',
-  'Coho',
-  'Fourth Coffee',
-  'Graphic Design',
-  'Wide World',
-  'Blue Yonder',
-  'Consolidated',
-  'Southridge',
-  'Relecloud',
-  'Bellows',
-  'Datum',
-  'Nod Publishers',
-  'Olympia',
-  'Parnell',
-  'VanArsdel',
-  'Tasmanian Traders',
-  'Southwind',
-];
+/** The words scenario posts are made of, and the (fictional) company names they are about: data/README.md. */
+export function readScenarioWords(dir: URL) {
+  return loadJson(
+    new URL('crisis-scenario-words.json', dir),
+    Type.Object(
+      { negative: Words, negative_strong: Words, positive: Words, filler: Words, topics: Words },
+      { additionalProperties: false },
+    ),
+  );
+}
+
+const WORDS = readScenarioWords(new URL('./data/', import.meta.url));
+const NEG = WORDS.negative;
+const NEG_STRONG = WORDS.negative_strong;
+const POS = WORDS.positive;
+const FILL = WORDS.filler;
+const TOPICS = WORDS.topics;
 
 function rng(seed: number) {
   let s = seed >>> 0;

@@ -4,11 +4,11 @@
 //     ships in test/fixtures: 1,001 sentences each from Amazon, IMDb and Yelp reviews, class 1 positive,
 //     0 negative. Binary reading: a sentence is called positive when its category is `positive` (score ≥
 //     0.05); neutral and negative both count as "not positive". Read from node_modules, never copied.
-//  2. customer posts written by the Crestwatch team (scripts/eval/customer-posts.ts: complaints, praise and
-//     neutral questions to airlines and other companies; labels are the team's reading; development sets used
-//     while building the complaint layer — `dev-narratives` holds long story-like posts, used for the
-//     narrative rules — and held-out sets never used to change it). Three-class accuracy and the share of
-//     posts classified negative against the labelled share.
+//  2. customer posts written by the Crestwatch team (scripts/eval/data/, read by customer-posts.ts:
+//     complaints, praise and neutral questions to airlines and other companies; labels are the team's reading;
+//     development sets used while building the complaint layer — `dev-narratives` holds long story-like posts,
+//     used for the narrative rules — and held-out sets never used to change it). Three-class accuracy and the
+//     share of posts classified negative against the labelled share.
 // "before" is the classifier as it was before the complaint layer (mean of VADER and wink-nlp), rebuilt here
 // for comparison.
 import fs from 'node:fs';

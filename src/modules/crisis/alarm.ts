@@ -23,6 +23,8 @@
 // idioms cancel the terms inside them ("killed it", "had a blast", "photo bomb", "crash course"), and so do the
 // words of the interest itself: for an interest in "Walking Dead" or "Fire TV", "dead" and "fire" name the
 // subject, not an alarm (what is alarming must be said about it).
+import Type from 'typebox';
+import { loadTsv } from '../../platform/data-files.ts';
 import { normaliseTokens } from '../text/index.ts';
 
 export type AlarmCategory = 'hazard' | 'harm' | 'emergency' | 'disruption';
@@ -35,88 +37,34 @@ const WEAK_WEIGHT = 0.5;
 /** Glued hashtags are searched for terms of at least this many letters. */
 const HASHTAG_TERM_MIN = 4;
 
-const terms = (text: string) =>
-  text
-    .split(',')
-    .map((t) => t.trim())
-    .filter((t) => t !== '');
+// --- the lexicon (data/alarm-terms.tsv, data/alarm-idioms.tsv; data/README.md gives their sources) --------
+// Each term's category and strength (strong: alarming alone; weak: ambiguous alone); `stem*` matches a token
+// prefix. Earlier rows win over later spellings that normalise alike, so categories are read in this order.
+const CATEGORIES: readonly AlarmCategory[] = ['hazard', 'harm', 'emergency', 'disruption'];
+const Term = Type.String({ minLength: 1 });
 
-// --- the lexicon ------------------------------------------------------------------------------------------
-// Strong: alarming alone. Weak: ambiguous alone. Comma-separated; `stem*` matches a token prefix.
-const LEXICON: Record<AlarmCategory, { strong: string[]; weak: string[] }> = {
-  hazard: {
-    strong: terms(`
-      earthquake*, quake, aftershock, tsunami, tidal wave, flood, flooding, flooded, flash flood, floodwater,
-      landslide, mudslide, rockslide, avalanche, wildfire, bushfire, forest fire, brush fire,
-      grass fire, house fire, building fire, explosion, explod*, detonation, eruption, erupted, epicenter,
-      epicentre, richter,
-      hurricane, typhoon, cyclone, tornado, blizzard, ice storm, severe storm, storm surge, chemical spill,
-      oil spill, gas leak, toxic cloud, radioactive, nuclear accident, derail*, building collapse,
-      bridge collapse, collapsed, plane crash, train crash, helicopter crash, bus crash, crash site, capsized,
-      shipwreck, shooter, gunman, gunmen, gunfire, shots fired, mass shooting, active shooter, bombing,
-      car bomb, suicide bomber, bomb blast, terror attack, terrorist attack, hostage, stabbing, outbreak,
-      epidemic, pandemic, cholera, famine, stampede, cyberattack, cyber attack, ransomware, data breach, hacked,
-      burned down, burnt down,
-      terremoto, sismo, temblor, seisme, tremblement de terre, erdbeben, lindol, gempa, землетрясени*,
-      inunda*, enchente, alluvion*, hochwasser, uberschwemmung, banjir, baha, наводнени*,
-      incendi*, kebakaran, sunog, пожар*, explosao, esplosione, взрыв*, huracan, furacao, ouragan,
-      uragano, tifon, tufao, typhon, tifone, bagyo, derrumbe, desabamento, effondrement, crollo, einsturz,
-      deslizamiento, deslizamento, frana, tanah longsor, descarril*, deraill*, deragli*, entgleis*, tiroteo,
-      balacera, tiroteio, fusillade, sparatoria, atentado, attentat, attentato, anschlag, теракт*, стрельб*
-    `),
-    weak: terms(`
-      tremor, magnitude, shaking, fire, fires, blaze, flames, smoke, burning, inferno, blast, lava, volcano,
-      ash cloud, storm, thunderstorm, snowstorm, hailstorm, heatwave, heat wave, drought, haze, smog, toxic, spill, leak,
-      radiation, meltdown, collapse, crash, crashed, sinking, sinkhole, shooting, bomb, bomber, terrorist,
-      terrorism, attack, riot, contamination, contaminated, breach, hack, replica, scossa, tormenta, tempete,
-      sturm, flut, feuer, choque, accidente, accident, авария
-    `),
-  },
-  harm: {
-    strong: terms(`
-      dead, deadly, death, death toll, died, killed, fatal, fatality, fatalities, casualty, injured, injuring,
-      wounded, victim, trapped, bodies, hospitalised, hospitalized, critical condition, devastation, rubble, drowned,
-      drowning, tragedy, disaster, catastrophe, catastrophic, carnage, massacre, displaced, lost their lives,
-      muerto, fallecido*, herido*, victima*, damnificado*, morto, ferido*, mort, blesse*, morti, feriti,
-      vittim*, todesopfer, verletzte, patay, nasawi, sugatan, tewas, погиб*, пострадав*,
-      жертв*, tragedia, tragedie, catastrofe, desastre, disastro, katastrophe, катастроф*, sciagura
-    `),
-    weak: terms(`
-      kill, kills, killing, dies, injury, injuries, missing, survivors, destroyed, devastated, damage,
-      damaged, homeless, debris, buried, burned, pray*, condolences, rip, rest in peace, tragic, desaparecido*,
-      dispersi, vermisst, korban, opfer, nawawala, tote
-    `),
-  },
-  emergency: {
-    strong: terms(`
-      emergency, state of emergency, evacu*, take shelter, seek shelter, shelter in place, red alert, sos,
-      mayday, search and rescue, landfall, emergencia, urgence, emergenza, notfall,
-      evakuier*, lumikas, saklolo, эвакуац*, 🆘
-    `),
-    weak: terms(`
-      lockdown, lock down, warning, alert, 911, 999, 112, first responders, paramedics, ambulance,
-      firefighters, rescue, rescued, rescuers, urgent, breaking, help us, stay safe, stay indoors, alerta,
-      urgente, rescate, resgate, soccorsi, 🚨
-    `),
-  },
-  disruption: {
-    strong: terms(`
-      outage, power outage, blackout, power cut, stranded, boil water
-    `),
-    weak: terms(`
-      without power, no power, road closed, roads closed, closure, closures, shut down, shutdown,
-      cancelled, canceled, suspended, grounded, disrupted, disruption, gridlock, recall, shortage
-    `),
-  },
-};
+/** The lexicon and idioms of a data folder laid out as data/ is, checked (DataFileError names the file). */
+export function readAlarmLexicon(dir: URL) {
+  const rows = loadTsv(
+    new URL('alarm-terms.tsv', dir),
+    Type.Object({
+      term: Term,
+      category: Type.Union(CATEGORIES.map((c) => Type.Literal(c))),
+      strength: Type.Union([Type.Literal('strong'), Type.Literal('weak')]),
+    }),
+  );
+  const lexicon = Object.fromEntries(
+    CATEGORIES.map((category) => {
+      const of = (strength: string) =>
+        rows.filter((r) => r.category === category && r.strength === strength).map((r) => r.term);
+      return [category, { strong: of('strong'), weak: of('weak') }];
+    }),
+  ) as Record<AlarmCategory, { strong: string[]; weak: string[] }>;
+  const idioms = loadTsv(new URL('alarm-idioms.tsv', dir), Type.Object({ idiom: Term })).map((r) => r.idiom);
+  return { lexicon, idioms };
+}
 
-/** Idioms whose words are not alarming ("killed it", "had a blast"): their tokens are skipped. */
-const IDIOMS = terms(`
-  killed it, killing it, kill it, killin it, dead tired, dying to, to die for, da bomb, the bomb, photo bomb,
-  photobomb, had a blast, having a blast, a blast, blast from the past, crash course, shooting star,
-  photo shoot, on fire, fire sale, drop dead gorgeous, dead heat, dead end, deadline, rip off, ripoff, fire up,
-  fired up
-`);
+const { lexicon: LEXICON, idioms: IDIOMS } = readAlarmLexicon(new URL('./data/', import.meta.url));
 
 // --- compiled form ----------------------------------------------------------------------------------------
 

@@ -1,7 +1,7 @@
 // Recommendations: Recommendation with its RecommendationDecisionBrief (upstream's shapes) and the route inputs.
 import Type from 'typebox';
 import { DateTime, IdParam, Nullable, Pagination, StrictObject } from '../../platform/schemas.ts';
-import { PRIORITIES, RECOMMENDATION_TYPES } from './rules.ts';
+import { PRIORITIES, RECOMMENDATION_TYPES } from './facts.ts';
 import { STATUSES } from './service.ts';
 
 export const RecommendationEvidenceSchema = Type.Object(

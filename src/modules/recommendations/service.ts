@@ -41,12 +41,12 @@ import { type BriefParts, notActionableReason, present } from './brief.ts';
 import {
   type CrisisFacts,
   type Draft,
-  generate,
   type InsightFacts,
   insightFacts,
   priorityRank,
   type TrendFacts,
-} from './rules.ts';
+} from './facts.ts';
+import { generate } from './rules.ts';
 import { type RecommendationRow, RecommendationsStore } from './store.ts';
 
 export const STATUSES = ['new', 'viewed', 'actioned', 'dismissed'] as const;

@@ -2,7 +2,7 @@
 // crm_strategy, buying intent → seo_optimization, with the insight's own numbers as evidence.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { parseComplaints } from '../../../src/modules/recommendations/rules.ts';
+import { parseComplaints } from '../../../src/modules/recommendations/facts.ts';
 import { ManualClock } from '../../../src/platform/clock.ts';
 import { buildTestApp, call, createUser, type Json, type TestContext } from '../../helpers/app.ts';
 import { RELAXED_PLANS, seed, settle } from '../insights/fixtures.ts';

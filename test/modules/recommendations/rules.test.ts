@@ -6,15 +6,15 @@ import { type BriefParts, freshnessAt, present } from '../../../src/modules/reco
 import {
   type CrisisFacts,
   type Draft,
-  generate,
   type InsightFacts,
   insightFacts,
-  matchingInterest,
   parseComplaints,
   RULES,
   type RuleInput,
   type TrendFacts,
-} from '../../../src/modules/recommendations/rules.ts';
+} from '../../../src/modules/recommendations/facts.ts';
+import { matchingInterest } from '../../../src/modules/recommendations/matching.ts';
+import { generate } from '../../../src/modules/recommendations/rules.ts';
 
 const NOW = Date.parse('2026-11-21T10:00:00Z');
 const HOUR = 3_600_000;

@@ -1,748 +1,108 @@
-// The demo simulator's data: fictional topics (brands, places, events) with their phrases and platforms, and
-// the text templates posts are written from. demo.ts holds the simulation itself.
+// The demo simulator's data, read from data/ (data/README.md describes each file): fictional topics (brands,
+// places, events) with their phrases and platforms, and the text templates posts are written from. demo.ts
+// holds the simulation itself.
+import Type, { type Static } from 'typebox';
+import { DataFileError, loadJson } from '../../../platform/data-files.ts';
 
 export const DEMO_PLATFORMS = ['reddit', 'x', 'news', 'hackernews', 'bluesky', 'search'] as const;
 export type DemoPlatform = (typeof DEMO_PLATFORMS)[number];
 
-type DemoShape = 'steady' | 'fading' | 'wave';
+const Text = Type.String({ minLength: 1 });
+const Texts = Type.Array(Text, { minItems: 1 });
+const Weight = Type.Number({ minimum: 0 });
+const PlatformWeights = Type.Object(
+  { reddit: Weight, x: Weight, news: Weight, hackernews: Weight, bluesky: Weight, search: Weight },
+  { additionalProperties: false },
+);
+const SomePlatformWeights = Type.Partial(PlatformWeights);
 
-export interface DemoTopic {
-  id: string;
+const topicFields = {
+  id: Text,
   /** Canonical name; every post about the topic mentions it (case-insensitively). */
-  name: string;
-  shape: DemoShape;
+  name: Text,
+  shape: Type.Union([Type.Literal('steady'), Type.Literal('fading'), Type.Literal('wave')]),
   /** Posts per hour at average daily activity, outside bursts. */
-  rate: number;
+  rate: Type.Number({ exclusiveMinimum: 0 }),
   /** How likely the topic is to be picked for a burst (relative). */
-  burstiness: number;
+  burstiness: Weight,
   /** -1 (mostly negative posts) … 1 (mostly positive). */
-  mood: number;
-  hashtags: string[];
-  keywords: string[];
+  mood: Type.Number({ minimum: -1, maximum: 1 }),
+  hashtags: Texts,
+  keywords: Texts,
   /** Noun phrases naming the topic; each contains `name`. */
-  subjects: string[];
+  subjects: Texts,
   /** Neutral sentences carrying the topic's category words; each contains `name`. */
-  facts: string[];
-  /** Platform weights; missing platforms use the defaults. */
-  platforms?: Partial<Record<DemoPlatform, number>>;
-  locations?: string[];
+  facts: Texts,
+  locations: Type.Optional(Texts),
+};
+const DemoTopicSchema = Type.Object(
+  {
+    ...topicFields,
+    /** Platform weights; missing platforms use the defaults. */
+    platforms: Type.Optional(SomePlatformWeights),
+  },
+  { additionalProperties: false },
+);
+export type DemoTopic = Static<typeof DemoTopicSchema>;
+
+/** Every file of a data folder laid out as data/ is, checked (DataFileError names the file that is wrong). */
+export function readDemoData(dir: URL) {
+  const file = (name: string) => new URL(name, dir);
+  const platforms = loadJson(
+    file('demo-platforms.json'),
+    Type.Object(
+      {
+        /** Weights of a topic that names no profile and gives none of its own. */
+        default: PlatformWeights,
+        /** Named weight sets topics share (`"platforms": "tech"`). */
+        profiles: Type.Record(Text, SomePlatformWeights),
+      },
+      { additionalProperties: false },
+    ),
+  );
+  // A topic's `platforms` may name a profile: resolved to its weights.
+  const topics: DemoTopic[] = loadJson(
+    file('demo-topics.json'),
+    Type.Array(
+      Type.Object(
+        { ...topicFields, platforms: Type.Optional(Type.Union([Text, SomePlatformWeights])) },
+        { additionalProperties: false },
+      ),
+      { minItems: 1 },
+    ),
+  ).map((topic, i) => {
+    if (typeof topic.platforms !== 'string') return topic as DemoTopic;
+    const profile = platforms.profiles[topic.platforms];
+    if (profile === undefined)
+      throw new DataFileError(
+        file('demo-topics.json'),
+        '',
+        `platforms "${topic.platforms}" at /${i} is no profile`,
+      );
+    return { ...topic, platforms: profile };
+  });
+  const templates = loadJson(
+    file('demo-templates.json'),
+    Type.Object(
+      {
+        positive: Texts,
+        negative: Texts,
+        neutral: Texts,
+        query_suffixes: Type.Array(Type.String(), { minItems: 1 }),
+      },
+      { additionalProperties: false },
+    ),
+  );
+  return { defaultPlatforms: platforms.default, topics, templates };
 }
 
-export const DEFAULT_PLATFORMS: Record<DemoPlatform, number> = {
-  x: 30,
-  reddit: 20,
-  bluesky: 15,
-  news: 12,
-  hackernews: 3,
-  search: 15,
-};
-const TECH_PLATFORMS: Partial<Record<DemoPlatform, number>> = { hackernews: 20, reddit: 25 };
-const NEWS_PLATFORMS: Partial<Record<DemoPlatform, number>> = { news: 25, hackernews: 1 };
+const DEMO_DATA = readDemoData(new URL('./data/', import.meta.url));
 
-// ---------------------------------------------------------------------------------------------------------
-// Topics (fictional brands, places and events)
-
-export const DEMO_TOPICS: readonly DemoTopic[] = [
-  // Technology
-  {
-    id: 'lumen-nimbus',
-    name: 'Lumen Nimbus',
-    shape: 'wave',
-    rate: 248,
-    burstiness: 3,
-    mood: 0.2,
-    hashtags: ['LumenNimbus', 'Smartphones'],
-    keywords: ['Lumen Nimbus', 'smartphone', 'battery life'],
-    subjects: ['the Lumen Nimbus', 'the new Lumen Nimbus smartphone', 'the Lumen Nimbus phone'],
-    facts: [
-      'The Lumen Nimbus smartphone ships with a foldable OLED screen and a larger battery.',
-      'The Lumen Nimbus goes on sale in 40 countries next month.',
-      'Early reviews of the Lumen Nimbus focus on battery life and the camera.',
-    ],
-    platforms: TECH_PLATFORMS,
-  },
-  {
-    id: 'atlas-7',
-    name: 'Atlas-7',
-    shape: 'wave',
-    rate: 221,
-    burstiness: 3,
-    mood: 0.3,
-    hashtags: ['Atlas7', 'LLM'],
-    keywords: ['Atlas-7', 'large language model', 'generative AI'],
-    subjects: ['the Atlas-7 model', 'Meridian Labs and Atlas-7', 'the open Atlas-7 language model'],
-    facts: [
-      'Meridian Labs released Atlas-7, an AI model with open weights.',
-      'Atlas-7 tops two AI coding benchmarks according to the Meridian Labs report.',
-      'Researchers are testing the Atlas-7 large language model for local inference.',
-    ],
-    platforms: TECH_PLATFORMS,
-  },
-  {
-    id: 'stratus-outage',
-    name: 'Stratus Cloud',
-    shape: 'steady',
-    rate: 55,
-    burstiness: 5,
-    mood: -0.8,
-    hashtags: ['StratusCloud', 'StratusDown'],
-    keywords: ['Stratus Cloud', 'outage', 'cloud computing'],
-    subjects: ['the Stratus Cloud outage', 'Stratus Cloud', 'the Stratus Cloud status page'],
-    facts: [
-      'Stratus Cloud reports elevated error rates for storage in its west region.',
-      'The Stratus Cloud status page lists DNS and databases as affected by the outage.',
-      'Stratus Cloud engineers are rolling back a network configuration change.',
-    ],
-    platforms: TECH_PLATFORMS,
-  },
-  {
-    id: 'ferrite-2',
-    name: 'Ferrite 2',
-    shape: 'steady',
-    rate: 83,
-    burstiness: 1,
-    mood: 0.3,
-    hashtags: ['Ferrite2', 'WebDev'],
-    keywords: ['Ferrite 2', 'web framework', 'programming'],
-    subjects: ['Ferrite 2', 'the Ferrite 2 web framework', 'the Ferrite 2 release'],
-    facts: [
-      'Ferrite 2, the open source web framework, adds streaming responses and a new router.',
-      'The Ferrite 2 release notes list breaking changes for plugin developers.',
-      'Ferrite 2 now compiles to WebAssembly according to its GitHub page.',
-    ],
-    platforms: { hackernews: 35, reddit: 25, news: 2, search: 8 },
-  },
-  {
-    id: 'helix-9',
-    name: 'Helix 9',
-    shape: 'fading',
-    rate: 74,
-    burstiness: 2,
-    mood: 0.1,
-    hashtags: ['Helix9', 'Semiconductors'],
-    keywords: ['Helix 9', 'processor', 'semiconductor'],
-    subjects: ['the Helix 9 chip', 'the Helix 9 processor', 'the new Helix 9'],
-    facts: [
-      'Helix Semiconductor unveiled the Helix 9 processor for data center servers.',
-      'The Helix 9 chip is built on a 2 nanometre process at a foundry in Asia.',
-      'Benchmarks put the Helix 9 ahead of last year’s GPU in inference work.',
-    ],
-    platforms: TECH_PLATFORMS,
-  },
-  {
-    id: 'keystone-vpn',
-    name: 'Keystone VPN',
-    shape: 'steady',
-    rate: 46,
-    burstiness: 4,
-    mood: -0.6,
-    hashtags: ['KeystoneVpn', 'Cybersecurity'],
-    keywords: ['Keystone VPN', 'vulnerability', 'security patch'],
-    subjects: ['the Keystone VPN vulnerability', 'Keystone VPN', 'the Keystone VPN zero day'],
-    facts: [
-      'A zero day vulnerability in Keystone VPN appliances is being exploited, researchers say.',
-      'Keystone VPN published a security patch and asks admins to rotate credentials.',
-      'Security teams are scanning for Keystone VPN devices exposed to the internet.',
-    ],
-    platforms: TECH_PLATFORMS,
-  },
-  // Sports
-  {
-    id: 'continental-cup',
-    name: 'Continental Cup',
-    shape: 'wave',
-    rate: 248,
-    burstiness: 4,
-    mood: 0.4,
-    hashtags: ['ContinentalCup', 'Riverton'],
-    keywords: ['Continental Cup', 'soccer', 'Riverton FC'],
-    subjects: ['the Continental Cup final', 'Riverton FC in the Continental Cup', 'the Continental Cup'],
-    facts: [
-      'Riverton FC face Eastport United in the Continental Cup soccer final on Saturday.',
-      'The Riverton FC striker scored twice in the Continental Cup semi-final.',
-      'The Continental Cup semi-final was decided by a penalty kick after a 2-2 draw.',
-    ],
-  },
-  {
-    id: 'harbor-hawks',
-    name: 'Harbor City Hawks',
-    shape: 'steady',
-    rate: 166,
-    burstiness: 2,
-    mood: 0.2,
-    hashtags: ['HarborCityHawks', 'HawksPlayoffs'],
-    keywords: ['Harbor City Hawks', 'basketball', 'playoffs'],
-    subjects: ['the Harbor City Hawks', 'the Harbor City Hawks playoff run', 'Harbor City Hawks fans'],
-    facts: [
-      'The Harbor City Hawks lead the basketball playoff series 3-1.',
-      'Harbor City Hawks guard scored 41 points in game four of the playoffs.',
-      'The Harbor City Hawks host game five at home on Thursday night.',
-    ],
-  },
-  {
-    id: 'harbor-marathon',
-    name: 'Harbor City Marathon',
-    shape: 'fading',
-    rate: 64,
-    burstiness: 2,
-    mood: 0,
-    hashtags: ['HarborCityMarathon', 'Running'],
-    keywords: ['Harbor City Marathon', 'marathon'],
-    subjects: ['the Harbor City Marathon', 'the Harbor City Marathon route', 'Harbor City Marathon runners'],
-    facts: [
-      'More than 30,000 runners are registered for the Harbor City Marathon.',
-      'The Harbor City Marathon route closes the waterfront roads until 2 pm.',
-      'The Harbor City Marathon course record stands at 2 hours 5 minutes.',
-    ],
-    locations: ['Harbor City'],
-  },
-  {
-    id: 'westvale-open',
-    name: 'Westvale Open',
-    shape: 'wave',
-    rate: 83,
-    burstiness: 2,
-    mood: 0.2,
-    hashtags: ['WestvaleOpen', 'Tennis'],
-    keywords: ['Westvale Open', 'tennis', 'grand slam'],
-    subjects: ['the Westvale Open', 'the Westvale Open tennis draw', 'the Westvale Open quarter-finals'],
-    facts: [
-      'The Westvale Open tennis quarter-finals start on centre court at noon.',
-      'Rain delayed two Westvale Open grand slam matches by three hours.',
-      'The Westvale Open tennis draw puts the top two seeds in the same half.',
-    ],
-  },
-  {
-    id: 'valdora-gp',
-    name: 'Valdora Grand Prix',
-    shape: 'steady',
-    rate: 64,
-    burstiness: 3,
-    mood: 0.3,
-    hashtags: ['ValdoraGrandPrix', 'Motorsport'],
-    keywords: ['Valdora Grand Prix', 'motorsport', 'qualifying'],
-    subjects: [
-      'the Valdora Grand Prix',
-      'qualifying at the Valdora Grand Prix',
-      'the Valdora Grand Prix race',
-    ],
-    facts: [
-      'Qualifying for the Valdora Grand Prix starts at 14:00 local time.',
-      'A safety car period decided the Valdora Grand Prix on lap 48.',
-      'Teams bring new aerodynamic upgrades to the Valdora Grand Prix circuit.',
-    ],
-  },
-  // Business & finance
-  {
-    id: 'stock-market',
-    name: 'stock market',
-    shape: 'steady',
-    rate: 221,
-    burstiness: 2,
-    mood: 0,
-    hashtags: ['StockMarket', 'Stocks'],
-    keywords: ['stock market', 'Nasdaq', 'earnings'],
-    subjects: ['the stock market', 'the stock market rally', 'today’s stock market'],
-    facts: [
-      'The stock market closed higher as chip stocks gained 3 percent.',
-      'Traders in the stock market are watching earnings from big retailers.',
-      'Bond yields moved after the stock market opened on Monday.',
-    ],
-    platforms: NEWS_PLATFORMS,
-  },
-  {
-    id: 'bitcoin',
-    name: 'Bitcoin',
-    shape: 'steady',
-    rate: 193,
-    burstiness: 3,
-    mood: 0.1,
-    hashtags: ['Bitcoin', 'Crypto'],
-    keywords: ['Bitcoin', 'cryptocurrency', 'crypto'],
-    subjects: ['Bitcoin', 'the Bitcoin price', 'Bitcoin and the crypto market'],
-    facts: [
-      'Bitcoin trades near its monthly high as crypto exchange volumes rise.',
-      'Bitcoin ETF flows were positive for the fifth day in a row.',
-      'Bitcoin mining difficulty adjusted upward this weekend.',
-    ],
-  },
-  {
-    id: 'rate-decision',
-    name: 'central bank',
-    shape: 'fading',
-    rate: 64,
-    burstiness: 3,
-    mood: -0.1,
-    hashtags: ['CentralBank', 'RateDecision'],
-    keywords: ['interest rate', 'central bank', 'inflation'],
-    subjects: ['the central bank rate decision', 'the central bank', 'central bank policy'],
-    facts: [
-      'The central bank kept its interest rate unchanged and cited sticky inflation.',
-      'Economists expect the central bank to cut rates by a quarter point.',
-      'Minutes from the central bank meeting will be published on Wednesday.',
-    ],
-    platforms: NEWS_PLATFORMS,
-  },
-  {
-    id: 'orbitly',
-    name: 'Orbitly',
-    shape: 'fading',
-    rate: 46,
-    burstiness: 1,
-    mood: 0.2,
-    hashtags: ['Orbitly', 'Startups'],
-    keywords: ['Orbitly', 'startup', 'funding round'],
-    subjects: ['Orbitly', 'the Orbitly funding round', 'the startup Orbitly'],
-    facts: [
-      'Orbitly, a logistics startup, raised a 60 million Series B funding round.',
-      'Orbitly plans to hire 200 engineers after its venture capital raise.',
-      'Orbitly founders say the new funding round values the startup at 1 billion.',
-    ],
-    platforms: TECH_PLATFORMS,
-  },
-  // Entertainment
-  {
-    id: 'starfall-echoes',
-    name: 'Starfall: Echoes',
-    shape: 'wave',
-    rate: 193,
-    burstiness: 4,
-    mood: 0.3,
-    hashtags: ['StarfallEchoes', 'Movies'],
-    keywords: ['Starfall: Echoes', 'box office', 'movie'],
-    subjects: ['Starfall: Echoes', 'the Starfall: Echoes movie', 'the Starfall: Echoes premiere'],
-    facts: [
-      'Starfall: Echoes opened at the box office with 120 million worldwide.',
-      'The Starfall: Echoes premiere drew crowds to the cinema in the rain.',
-      'Starfall: Echoes runs for two hours and forty minutes, the director confirmed.',
-    ],
-  },
-  {
-    id: 'lantern-keepers',
-    name: 'Lantern Keepers',
-    shape: 'fading',
-    rate: 101,
-    burstiness: 2,
-    mood: 0.3,
-    hashtags: ['LanternKeepers', 'Streaming'],
-    keywords: ['Lantern Keepers', 'tv series', 'season 2'],
-    subjects: ['The Lantern Keepers', 'season 2 of The Lantern Keepers', 'The Lantern Keepers finale'],
-    facts: [
-      'Season 2 of The Lantern Keepers is now streaming, all eight episodes at once.',
-      'The Lantern Keepers was renewed for a third season by the streaming service.',
-      'The Lantern Keepers finale runs 75 minutes.',
-    ],
-  },
-  {
-    id: 'solstice-sound',
-    name: 'Solstice Sound',
-    shape: 'steady',
-    rate: 64,
-    burstiness: 3,
-    mood: 0.4,
-    hashtags: ['SolsticeSound', 'MusicFestival'],
-    keywords: ['Solstice Sound', 'music festival', 'lineup'],
-    subjects: ['the Solstice Sound festival', 'the Solstice Sound lineup', 'Solstice Sound'],
-    facts: [
-      'The Solstice Sound music festival announced its full lineup and stage times.',
-      'Solstice Sound tickets go on sale Friday at 10 am.',
-      'Solstice Sound adds a third stage for electronic music this year.',
-    ],
-  },
-  {
-    id: 'velvet-static',
-    name: 'Velvet Static',
-    shape: 'steady',
-    rate: 55,
-    burstiness: 3,
-    mood: 0.4,
-    hashtags: ['VelvetStatic', 'MidnightOrchard'],
-    keywords: ['Velvet Static', 'album', 'Midnight Orchard'],
-    subjects: ['the band Velvet Static', 'Midnight Orchard by Velvet Static', 'the new Velvet Static album'],
-    facts: [
-      'Velvet Static released their fourth album, Midnight Orchard, at midnight.',
-      'Midnight Orchard by Velvet Static has twelve songs and a concert tour to follow.',
-      'The new Velvet Static single entered the music charts at number three.',
-    ],
-  },
-  // Health
-  {
-    id: 'flu-season',
-    name: 'flu season',
-    shape: 'wave',
-    rate: 83,
-    burstiness: 1,
-    mood: -0.3,
-    hashtags: ['FluSeason', 'PublicHealth'],
-    keywords: ['flu season', 'flu vaccine', 'influenza'],
-    subjects: ['flu season', 'this flu season', 'the flu season vaccine drive'],
-    facts: [
-      'Clinics report more influenza cases as flu season starts early.',
-      'Health officials recommend the flu vaccine before flu season peaks.',
-      'Pharmacies extend opening hours for flu season vaccination.',
-    ],
-    platforms: NEWS_PLATFORMS,
-  },
-  {
-    id: 'sleep-study',
-    name: 'sleep study',
-    shape: 'fading',
-    rate: 46,
-    burstiness: 1,
-    mood: 0.1,
-    hashtags: ['SleepStudy', 'MentalHealth'],
-    keywords: ['sleep study', 'mental health', 'sleep'],
-    subjects: ['the new sleep study', 'the sleep study on teenagers', 'that sleep study'],
-    facts: [
-      'A sleep study of 20,000 adults links short sleep to anxiety and burnout.',
-      'The sleep study suggests screens before bed delay sleep by 30 minutes.',
-      'Researchers behind the sleep study call for later school start times.',
-    ],
-  },
-  {
-    id: 'step-challenge',
-    name: 'step challenge',
-    shape: 'steady',
-    rate: 55,
-    burstiness: 1,
-    mood: 0.5,
-    hashtags: ['StepChallenge', 'Fitness'],
-    keywords: ['step challenge', 'fitness', 'walking'],
-    subjects: ['the 10k step challenge', 'the step challenge', 'my step challenge streak'],
-    facts: [
-      'The 10k step challenge asks people to walk every day for 30 days.',
-      'Fitness apps report the step challenge doubled daily walking for new users.',
-      'The step challenge leaderboard resets on Monday morning.',
-    ],
-    platforms: { x: 20, bluesky: 20, reddit: 25, search: 10 },
-  },
-  // Climate, weather and energy
-  {
-    id: 'heatwave',
-    name: 'heatwave',
-    shape: 'fading',
-    rate: 92,
-    burstiness: 3,
-    mood: -0.5,
-    hashtags: ['Heatwave', 'ClimateChange'],
-    keywords: ['heatwave', 'temperature', 'climate change'],
-    subjects: ['the heatwave', 'this heatwave on the south coast', 'the heatwave warning'],
-    facts: [
-      'Temperatures during the heatwave reached 39 degrees on the south coast.',
-      'The weather service extended its heatwave warning until Sunday.',
-      'Cities open cooling centres as the heatwave continues.',
-    ],
-    locations: ['South Coast', 'Port Selwyn'],
-  },
-  {
-    id: 'storm-elara',
-    name: 'Storm Elara',
-    shape: 'steady',
-    rate: 46,
-    burstiness: 4,
-    mood: -0.6,
-    hashtags: ['StormElara', 'Weather'],
-    keywords: ['Storm Elara', 'storm', 'flood warning'],
-    subjects: ['Storm Elara', 'the Storm Elara flood warning', 'Storm Elara winds'],
-    facts: [
-      'Storm Elara brings gusts of 110 km/h and heavy rain to the north.',
-      'A flood warning is in place for three rivers as Storm Elara arrives.',
-      'Ferries are suspended until Storm Elara passes on Tuesday.',
-    ],
-    platforms: NEWS_PLATFORMS,
-    locations: ['Northern Coast', 'Kestrel Bay'],
-  },
-  {
-    id: 'solar-record',
-    name: 'solar power',
-    shape: 'wave',
-    rate: 74,
-    burstiness: 2,
-    mood: 0.5,
-    hashtags: ['SolarPower', 'RenewableEnergy'],
-    keywords: ['solar power', 'renewable energy', 'electricity grid'],
-    subjects: ['solar power', 'the solar power record', 'solar power on the grid'],
-    facts: [
-      'Solar power supplied 45 percent of the electricity grid at midday.',
-      'New solar power farms added 3 gigawatts of capacity this quarter.',
-      'Battery storage helps move solar power into the evening peak.',
-    ],
-  },
-  {
-    id: 'coral-reef',
-    name: 'coral reef',
-    shape: 'steady',
-    rate: 37,
-    burstiness: 1,
-    mood: 0.2,
-    hashtags: ['CoralReef', 'Conservation'],
-    keywords: ['coral reef', 'conservation', 'ocean'],
-    subjects: ['the coral reef restoration', 'the coral reef project', 'coral reef conservation'],
-    facts: [
-      'Divers planted 10,000 coral fragments in the coral reef restoration project.',
-      'Ocean temperatures affect how fast the coral reef recovers, scientists say.',
-      'The coral reef conservation area doubles in size next year.',
-    ],
-  },
-  // Civic
-  {
-    id: 'metro-line-5',
-    name: 'Metro Line 5',
-    shape: 'fading',
-    rate: 64,
-    burstiness: 2,
-    mood: 0.1,
-    hashtags: ['MetroLine5', 'PublicTransit'],
-    keywords: ['Metro Line 5', 'public transport', 'commute'],
-    subjects: ['Metro Line 5', 'the Metro Line 5 opening', 'the new Metro Line 5 stations'],
-    facts: [
-      'Metro Line 5 opens with 14 stations between the airport and the old town.',
-      'Trains on Metro Line 5 run every four minutes at peak times.',
-      'The city expects 200,000 daily trips on Metro Line 5.',
-    ],
-    locations: ['Harbor City'],
-  },
-  {
-    id: 'city-budget',
-    name: 'city budget',
-    shape: 'steady',
-    rate: 37,
-    burstiness: 1,
-    mood: -0.1,
-    hashtags: ['CityBudget', 'LocalGov'],
-    keywords: ['city budget', 'city council', 'public libraries'],
-    subjects: ['the city budget', 'the city budget vote', 'the city budget for libraries'],
-    facts: [
-      'The city council votes on the city budget on Tuesday evening.',
-      'The draft city budget adds funding for public libraries and parks.',
-      'Residents can comment on the city budget online until Friday.',
-    ],
-    platforms: NEWS_PLATFORMS,
-    locations: ['Harbor City'],
-  },
-  {
-    id: 'voter-registration',
-    name: 'voter registration',
-    shape: 'wave',
-    rate: 37,
-    burstiness: 1,
-    mood: 0.1,
-    hashtags: ['VoterRegistration', 'RegisterToVote'],
-    keywords: ['voter registration', 'election', 'register to vote'],
-    subjects: ['voter registration', 'the voter registration deadline', 'online voter registration'],
-    facts: [
-      'The voter registration deadline for the local election is next Friday.',
-      'Online voter registration takes about five minutes, officials say.',
-      'Libraries host voter registration desks this weekend.',
-    ],
-  },
-  // Gaming
-  {
-    id: 'skyforge',
-    name: 'Skyforge Chronicles',
-    shape: 'wave',
-    rate: 166,
-    burstiness: 4,
-    mood: 0.2,
-    hashtags: ['SkyforgeChronicles', 'Gaming'],
-    keywords: ['Skyforge Chronicles', 'video game', 'patch'],
-    subjects: ['Skyforge Chronicles', 'the Skyforge Chronicles launch', 'the Skyforge Chronicles servers'],
-    facts: [
-      'Skyforge Chronicles launched on PC and consoles with a 60 hour campaign.',
-      'The Skyforge Chronicles day one patch fixes save game bugs.',
-      'Skyforge Chronicles reached 500,000 concurrent players on Steam.',
-    ],
-  },
-  {
-    id: 'vanguard-masters',
-    name: 'Vanguard Masters',
-    shape: 'steady',
-    rate: 55,
-    burstiness: 4,
-    mood: 0.3,
-    hashtags: ['VanguardMasters', 'Esports'],
-    keywords: ['Vanguard Masters', 'esports', 'tournament'],
-    subjects: ['the Vanguard Masters', 'the Vanguard Masters final', 'the Vanguard Masters stream'],
-    facts: [
-      'The Vanguard Masters esports final streams live from the arena on Sunday.',
-      'Sixteen teams play for a 2 million prize pool at the Vanguard Masters tournament.',
-      'The Vanguard Masters bracket was drawn this morning.',
-    ],
-  },
-  {
-    id: 'novabox-pro',
-    name: 'NovaBox Pro',
-    shape: 'steady',
-    rate: 64,
-    burstiness: 2,
-    mood: 0.1,
-    hashtags: ['NovaBoxPro', 'Consoles'],
-    keywords: ['NovaBox Pro', 'console', 'preorder'],
-    subjects: ['the NovaBox Pro', 'the NovaBox Pro console', 'NovaBox Pro preorders'],
-    facts: [
-      'The NovaBox Pro console supports 4K at 120 frames per second.',
-      'NovaBox Pro preorders open on Thursday at 9 am.',
-      'The NovaBox Pro costs 499 and ships with a 2 terabyte drive.',
-    ],
-  },
-  // Food & drink
-  {
-    id: 'hot-honey-pizza',
-    name: 'hot honey pizza',
-    shape: 'wave',
-    rate: 55,
-    burstiness: 2,
-    mood: 0.5,
-    hashtags: ['HotHoneyPizza', 'FoodTok'],
-    keywords: ['hot honey pizza', 'recipe', 'pizza'],
-    subjects: ['hot honey pizza', 'the hot honey pizza trend', 'homemade hot honey pizza'],
-    facts: [
-      'The hot honey pizza recipe uses chili, honey and a sourdough base.',
-      'Restaurants add hot honey pizza to their menus after the recipe spread online.',
-      'Hot honey pizza searches doubled this month.',
-    ],
-  },
-  {
-    id: 'cold-brew-tonic',
-    name: 'cold brew tonic',
-    shape: 'steady',
-    rate: 37,
-    burstiness: 1,
-    mood: 0.4,
-    hashtags: ['ColdBrewTonic', 'Coffee'],
-    keywords: ['cold brew tonic', 'coffee', 'summer drinks'],
-    subjects: ['cold brew tonic', 'the cold brew tonic craze', 'a cold brew tonic'],
-    facts: [
-      'Cold brew tonic mixes coffee with tonic water over ice.',
-      'Cafes report cold brew tonic as their best-selling summer drink.',
-      'A cold brew tonic needs a 12 hour cold brew first.',
-    ],
-  },
-  // Travel
-  {
-    id: 'airport-delays',
-    name: 'airport delays',
-    shape: 'steady',
-    rate: 55,
-    burstiness: 4,
-    mood: -0.7,
-    hashtags: ['AirportDelays', 'Travel'],
-    keywords: ['airport delays', 'flight', 'airline'],
-    subjects: ['the airport delays', 'airport delays this weekend', 'the airport delays at Terminal 2'],
-    facts: [
-      'Airport delays average 90 minutes as air traffic control staff shortages continue.',
-      'Airlines cancelled 120 flights because of airport delays on Friday.',
-      'Passengers are told to arrive three hours early due to airport delays.',
-    ],
-  },
-  {
-    id: 'lake-varna',
-    name: 'Lake Varna',
-    shape: 'wave',
-    rate: 37,
-    burstiness: 1,
-    mood: 0.6,
-    hashtags: ['LakeVarna', 'Hiking'],
-    keywords: ['Lake Varna', 'hiking', 'travel'],
-    subjects: ['Lake Varna', 'the Lake Varna trail', 'a trip to Lake Varna'],
-    facts: [
-      'The Lake Varna hiking trail reopens after a winter of repairs.',
-      'Lake Varna hotels report bookings up 30 percent for the summer.',
-      'A new train connects the capital to Lake Varna in two hours.',
-    ],
-    locations: ['Lake Varna'],
-  },
-  // Fashion
-  {
-    id: 'linen-season',
-    name: 'linen suits',
-    shape: 'wave',
-    rate: 37,
-    burstiness: 1,
-    mood: 0.4,
-    hashtags: ['LinenSuits', 'Fashion'],
-    keywords: ['linen suits', 'fashion', 'summer style'],
-    subjects: ['linen suits', 'the linen suits trend', 'summer linen suits'],
-    facts: [
-      'Linen suits dominate the summer fashion collections this year.',
-      'Retailers say linen suits sold out in neutral colours.',
-      'Stylists pair linen suits with sneakers for a relaxed look.',
-    ],
-  },
-  // Science
-  {
-    id: 'perihelion-probe',
-    name: 'Perihelion probe',
-    shape: 'steady',
-    rate: 55,
-    burstiness: 3,
-    mood: 0.5,
-    hashtags: ['PerihelionProbe', 'Space'],
-    keywords: ['Perihelion probe', 'space mission', 'spacecraft'],
-    subjects: ['the Perihelion probe', 'the Perihelion probe mission', 'Perihelion probe images'],
-    facts: [
-      'The Perihelion probe spacecraft completed its closest pass of the sun.',
-      'Space agency scientists released new Perihelion probe images of the solar corona.',
-      'The Perihelion probe mission is extended by four years.',
-    ],
-  },
-  {
-    id: 'superconductor',
-    name: 'superconductor',
-    shape: 'fading',
-    rate: 37,
-    burstiness: 2,
-    mood: -0.1,
-    hashtags: ['Superconductor', 'Physics'],
-    keywords: ['superconductor', 'physics', 'preprint'],
-    subjects: [
-      'the superconductor claim',
-      'the room temperature superconductor',
-      'that superconductor preprint',
-    ],
-    facts: [
-      'A preprint claims a room temperature superconductor made from copper and lead.',
-      'Physics labs are trying to replicate the superconductor result.',
-      'The superconductor samples will be tested at a national laboratory.',
-    ],
-    platforms: TECH_PLATFORMS,
-  },
-];
-
-// ---------------------------------------------------------------------------------------------------------
-// Text templates
-
-export const POSITIVE = [
-  'Really love {s}! {f}',
-  '{S} looks great. {f}',
-  'So happy about {s}, honestly the best news this week.',
-  'Impressed by {s}. {f}',
-  '{S} is awesome, well done everyone.',
-  'Great to see {s} doing so well. {f}',
-  'Cannot wait for {s}, this is fantastic.',
-];
-export const NEGATIVE = [
-  '{S} is terrible. {f}',
-  'Really angry about {s}, this is awful.',
-  'So disappointed with {s}. {f}',
-  '{S} keeps getting worse, frustrating and sad.',
-  'Hate how {s} turned out. {f}',
-  'Really upset about {s}. {f}',
-  'Annoyed by {s}, what a horrible week.',
-];
-export const NEUTRAL = [
-  '{f}',
-  'Just saw this about {s}. {f}',
-  'So {s} is happening. {f}',
-  'Anyone following {s}? {f}',
-];
-export const QUERY_SUFFIXES = [
-  '',
-  ' news',
-  ' latest',
-  ' review',
-  ' price',
-  ' schedule',
-  ' how to watch',
-  ' explained',
-];
+export const DEFAULT_PLATFORMS: Record<DemoPlatform, number> = DEMO_DATA.defaultPlatforms;
+export const DEMO_TOPICS: readonly DemoTopic[] = DEMO_DATA.topics;
+// Templates: `{s}` the subject, `{S}` it capitalised, `{f}` a fact.
+export const POSITIVE = DEMO_DATA.templates.positive;
+export const NEGATIVE = DEMO_DATA.templates.negative;
+export const NEUTRAL = DEMO_DATA.templates.neutral;
+/** What a search query adds after a topic's name ('' for the name alone). */
+export const QUERY_SUFFIXES = DEMO_DATA.templates.query_suffixes;

@@ -19,7 +19,7 @@
  *    holds enough posts for trends); each post's topic is drawn by rate.
  * Volume averages about 1.5 posts per second over all topics (about 1/s around 03:00 UTC, 2.2/s in the
  * afternoon): 72 hours of history is about 390,000 posts. Topic names and brands are fictional; no real
- * person is named. The topics and templates are in demo-topics.ts.
+ * person is named. The topics and templates are data (data/demo-*.json), read by demo-topics.ts.
  */
 import {
   DEFAULT_PLATFORMS,
