@@ -19,7 +19,7 @@ module.exports = {
     {
       name: 'modules-never-import-the-root',
       severity: 'error',
-      comment: 'Modules get their dependencies as plugin options from the composition root.',
+      comment: "Modules get their dependencies as their factory's deps from the composition root.",
       from: { path: '^src/modules/' },
       to: { path: '^src/(app|compose|services|main)\\.ts$' },
     },

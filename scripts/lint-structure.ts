@@ -7,6 +7,9 @@
 // - text-from-text: no module re-exports the text module's functions (they are imported from modules/text).
 // - web-shapes-from-sdk: web/src declares no interface or type alias named like a schema of the OpenAPI
 //   document or a type the SDK exports; its API shapes come from @crestwatch/client (scripts/structure/web-shapes.ts).
+// - one-wiring-style: every feature module's index.ts exports `create<Name>Module` (library modules, which have no
+//   routes, are listed in LIBRARY_MODULES); the composition root (src/*.ts) neither constructs a class a module
+//   exports nor calls a module's `register…` function: the module's factory does.
 // Prints each violation as file:line and exits 1 when there is one. `--files a.ts b.ts` checks only those.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -53,10 +56,11 @@ export const LINE_RULES: LineRule[] = [
   },
 ];
 
-/** Names a file imports from the text module (`import { a, type B } from '../text/index.ts'`). */
-function textImports(text: string): Set<string> {
+/** Names a file imports (`import { a, type B as C } from '…'`) from specifiers matching `from`. */
+function importedNames(text: string, from: RegExp): Set<string> {
   const names = new Set<string>();
-  for (const match of text.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s*from\s*'\.\.\/text\/[^']*'/g)) {
+  for (const match of text.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s*from\s*'([^']*)'/g)) {
+    if (!from.test(match[2]!)) continue;
     for (const part of match[1]!.split(',')) {
       const name = part
         .replace(/^\s*type\s+/, '')
@@ -67,6 +71,53 @@ function textImports(text: string): Set<string> {
     }
   }
   return names;
+}
+
+/** Names a file imports from the text module. */
+const textImports = (text: string) => importedNames(text, /^\.\.\/text\//);
+
+/** Modules without routes: shared code, no factory (each is checked to have no routes.ts). */
+const LIBRARY_MODULES = new Set(['text', 'alerts']);
+
+const factoryName = (module: string) =>
+  `create${module.replace(/(^|[-_])([a-z])/g, (_m, _sep, c: string) => c.toUpperCase())}Module`;
+
+/** Route files anywhere in a module's folder. */
+function routeFiles(dir: string): string[] {
+  return walk(dir).filter((file) => path.basename(file) === 'routes.ts');
+}
+
+/** A feature module's index.ts that does not export its factory; a library module with routes. */
+function wiringOfIndex(text: string, file: string): [number, string][] {
+  const module = moduleOf(file)!;
+  if (LIBRARY_MODULES.has(module)) {
+    const found = routeFiles(path.dirname(file));
+    return found.length > 0 ? [[0, `library module ${module} has routes (${found.join(', ')})`]] : [];
+  }
+  const name = factoryName(module);
+  // `export function createXModule`, or `createXModule` (or `… as createXModule`) in an `export { … }` list.
+  const exported =
+    new RegExp(`export\\s+(async\\s+)?function\\s+${name}\\b`).test(text) ||
+    new RegExp(`export\\s*\\{[^}]*\\b${name}\\s*[,}]`).test(text);
+  return exported ? [] : [[0, `index.ts exports no ${name}`]];
+}
+
+/** In a composition-root file: `new X(` of a class, or a `register…(` call of a function, a module exports. */
+function wiringOfRoot(text: string): [number, string][] {
+  const fromModules = importedNames(text, /^\.\/modules\//);
+  const found: [number, string][] = [];
+  text.split('\n').forEach((line, i) => {
+    const code = line.replace(/\/\/.*$/, '');
+    for (const match of code.matchAll(/(\bnew\s+)?\b([A-Za-z_$][\w$]*)\s*(?:<[^>()]*>)?\(/g)) {
+      const name = match[2]!;
+      if (!fromModules.has(name)) continue;
+      if (match[1] || /^register/.test(name)) {
+        found.push([i + 1, line.trim()]);
+        break;
+      }
+    }
+  });
+  return found;
 }
 
 export const FILE_RULES: FileRule[] = [
@@ -101,6 +152,22 @@ export const FILE_RULES: FileRule[] = [
       return found;
     },
     advice: "text functions are imported from modules/text's index.ts, never re-exported by another module",
+  },
+  {
+    name: 'one-wiring-style',
+    roots: ['src/modules'],
+    applies: (file) => /^src\/modules\/[^/]+\/index\.ts$/.test(file),
+    check: wiringOfIndex,
+    advice:
+      'a feature module exports create<Name>Module(deps) → { api, routes } from its index.ts (src/platform/module.ts)',
+  },
+  {
+    name: 'one-wiring-style',
+    roots: ['src'],
+    applies: (file) => /^src\/[^/]+\.ts$/.test(file),
+    check: wiringOfRoot,
+    advice:
+      "build and wire a module's services in its create<Name>Module factory, not in the composition root",
   },
   {
     name: 'web-shapes-from-sdk',
@@ -149,7 +216,7 @@ export function violations(files: string[]): string[] {
 
 const ALL_ROOTS = [...new Set([...LINE_RULES, ...FILE_RULES].flatMap((r) => r.roots))];
 const args = process.argv.slice(2);
-const files = args[0] === '--files' ? args.slice(1) : ALL_ROOTS.flatMap((r) => walk(r));
+const files = args[0] === '--files' ? args.slice(1) : [...new Set(ALL_ROOTS.flatMap((r) => walk(r)))];
 const found = violations(files);
 if (found.length > 0) {
   console.error(`Structure rules broken (${found.length}):\n- ${found.join('\n- ')}`);

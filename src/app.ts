@@ -1,32 +1,17 @@
-// buildApp(config, options) → a ready Fastify instance. The composition root: services are built once
-// (compose.ts), then registered in stages: platform plugins first (input, hooks, errors, auth, idempotency,
-// OpenAPI, metrics), then each module as a plugin receiving its dependencies as typed options.
+// buildApp(config, options) → a ready Fastify instance. The composition root: services and modules are built
+// once (compose.ts), then registered in stages: platform plugins first (input, hooks, errors, auth, idempotency,
+// OpenAPI, metrics), then every module's route plugins, bound to their options, in ROUTE_ORDER.
 import { hostname } from 'node:os';
 import cors from '@fastify/cors';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { Redis } from 'ioredis';
-import { type Composition, composeServices, type ServiceOverrides } from './compose.ts';
-import { API_VERSION, type Config } from './config.ts';
+import { type Composition, composeServices, type RouteKey, type ServiceOverrides } from './compose.ts';
+import type { Config } from './config.ts';
 import type { Database } from './database.ts';
 import { migrateAppToLatest } from './migrations.ts';
-import { accountRoutes, interestRoutes } from './modules/accounts/index.ts';
-import { backgroundCheck, blogRoutes, releaseRoutes, statusRoutes } from './modules/content/index.ts';
-import { crisisRoutes } from './modules/crisis/index.ts';
-import { exportRoutes } from './modules/exports/index.ts';
-import { insightRoutes } from './modules/insights/index.ts';
-import { integrationRoutes, workflowRoutes } from './modules/integrations/index.ts';
-import { McpTools, mcpRoutes } from './modules/mcp/index.ts';
-import { notificationRoutes } from './modules/notifications/index.ts';
-import { organisationRoutes } from './modules/organisations/index.ts';
-import { recommendationRoutes } from './modules/recommendations/index.ts';
-import { reportRoutes } from './modules/reports/index.ts';
-import { signalRoutes } from './modules/signals/index.ts';
-import { streamRoutes } from './modules/stream/index.ts';
-import { trendRoutes } from './modules/trends/index.ts';
-import { unavailableRoutes } from './modules/unavailable/index.ts';
-import { webRoutes } from './modules/web/index.ts';
-import { webhookEventsDocument, webhookRoutes } from './modules/webhooks/index.ts';
+import { backgroundCheck } from './modules/content/index.ts';
+import { webhookEventsDocument } from './modules/webhooks/index.ts';
 import { authPlugin, hookFor, publicLimiter } from './platform/auth.ts';
 import { type Clock, systemClock } from './platform/clock.ts';
 import { loadOrCreateSecretKey, SecretBox } from './platform/crypto.ts';
@@ -41,16 +26,15 @@ import { registerLeaseMetrics } from './platform/leases.ts';
 import { redactUrl } from './platform/log-redaction.ts';
 import { outageLogHook } from './platform/log-throttle.ts';
 import { registerMetrics } from './platform/metrics.ts';
+import { routesInOrder } from './platform/module.ts';
 import { decorateRouteSchema, registerOpenApi } from './platform/openapi.ts';
 import { OverloadMonitor } from './platform/overload.ts';
 import { LocalPubSub, type PubSub, RedisPubSub } from './platform/pubsub.ts';
 import { declareQueryAliases } from './platform/query.ts';
 import { connectRedis, isRedisUnavailable } from './platform/redis.ts';
-import { RouteCatalogue } from './platform/route-catalogue.ts';
 import { SHARED_SCHEMAS } from './platform/schemas.ts';
 import { closeRefusedUpgrade, registerUpgradeGuard } from './platform/upgrade.ts';
 import { buildValidator } from './platform/validation.ts';
-import type { Services } from './services.ts';
 
 export type { ServiceOverrides } from './compose.ts';
 
@@ -231,31 +215,38 @@ async function registerPlatform(
   registerMetrics(app, metrics, config.metricsToken);
 }
 
-/** Stage 2: each module, encapsulated, with exactly the services it uses. */
-async function registerModules(app: App, s: Services, routes: RouteCatalogue): Promise<void> {
-  await app.register(accountRoutes, { accounts: s.accounts, plans: s.config.plans });
-  await app.register(signalRoutes, { signals: s.signals, sources: s.sources });
-  await app.register(interestRoutes, { interests: s.interests });
-  await app.register(trendRoutes, { trends: s.trends, interests: s.interests });
-  await app.register(insightRoutes, { insights: s.insights });
-  await app.register(statusRoutes, { status: s.status });
-  await app.register(crisisRoutes, { crisis: s.crisis });
-  await app.register(workflowRoutes, { workflow: s.workflow });
-  await app.register(integrationRoutes, { integrations: s.integrations });
-  await app.register(blogRoutes, { blog: s.blog });
-  await app.register(releaseRoutes, { releases: s.releases });
-  await app.register(webhookRoutes, { webhooks: s.webhooks });
-  await app.register(streamRoutes, { hub: s.stream });
-  await app.register(unavailableRoutes);
-  await app.register(organisationRoutes, { organisations: s.organisations });
-  await app.register(recommendationRoutes, { recommendations: s.recommendations });
-  await app.register(notificationRoutes, { notifications: s.notifications });
-  await app.register(exportRoutes, { dataExports: s.dataExports });
-  await app.register(reportRoutes, { reports: s.reports });
-  await app.register(webRoutes);
-  // Last: its tools take their input schemas from the routes above.
-  const tools = new McpTools({ routes, crisis: s.crisis, clock: s.clock });
-  await app.register(mcpRoutes, { tools, version: API_VERSION });
+/**
+ * The order modules' routes are registered in: it is the OpenAPI document's order of paths and tags, so it is
+ * fixed here rather than following the order modules are built in. MCP comes last: its tools take their input
+ * schemas from the routes before it.
+ */
+const ROUTE_ORDER: readonly RouteKey[] = [
+  'accounts.accounts',
+  'signals.signals',
+  'accounts.interests',
+  'trends.trends',
+  'insights.insights',
+  'content.status',
+  'crisis.crisis',
+  'integrations.workflow',
+  'integrations.integrations',
+  'content.blog',
+  'content.releases',
+  'webhooks.webhooks',
+  'stream.stream',
+  'unavailable.unavailable',
+  'organisations.organisations',
+  'recommendations.recommendations',
+  'notifications.notifications',
+  'exports.exports',
+  'reports.reports',
+  'web.web',
+  'mcp.mcp',
+];
+
+/** Stage 2: each module's route plugins, encapsulated, bound to exactly the services they use. */
+async function registerModules(app: App, routes: Composition['routes']): Promise<void> {
+  for (const plugin of routesInOrder(routes, ROUTE_ORDER)) await plugin.register(app);
 }
 
 async function connectPubSub(config: Config): Promise<{ redis?: Redis; pubsub: PubSub }> {
@@ -299,10 +290,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('services', services);
 
   const overload = new OverloadMonitor(config.overloadEventLoopDelayMs);
-  const routes = new RouteCatalogue();
-  app.addHook('onRoute', (route) => routes.record(route));
+  app.addHook('onRoute', (route) => composition.catalogue.record(route));
   await registerPlatform(app, composition, overload);
-  await registerModules(app, services, routes);
+  await registerModules(app, composition.routes);
 
   const {
     accounts,

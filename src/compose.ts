@@ -1,65 +1,33 @@
-// The composition root's first half: every store and service built once, in dependency order, with their
-// domain-event and job wiring. src/app.ts then registers the platform plugins and the modules with these.
+// The composition root's first half: the platform services, then every feature module from its factory
+// (`create<Name>Module`, docs/architecture.md "Module shape and wiring") in dependency order: a module subscribes
+// to what the ones built before it publish, never the other way round. src/app.ts then registers the platform
+// plugins and the modules' routes.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import { API_VERSION, type Config } from './config.ts';
 import type { Database } from './database.ts';
+import { type AccountsModule, type AccountsStore, createAccountsModule } from './modules/accounts/index.ts';
+import { type ContentModule, createContentModule } from './modules/content/index.ts';
+import { type CrisisModule, type CrisisService, createCrisisModule } from './modules/crisis/index.ts';
+import { createExportsModule, type ExportsModule } from './modules/exports/index.ts';
+import { createInsightsModule, type InsightsModule } from './modules/insights/index.ts';
 import {
-  AccountsService,
-  AccountsStore,
-  InterestsService,
-  InterestsStore,
-} from './modules/accounts/index.ts';
-import {
-  BlogService,
-  BlogStore,
-  feedNames,
-  llmCheck,
-  loadChangelog,
-  ReleaseFeedStore,
-  ReleasesService,
-  StatusService,
-  StatusStore,
-  sourceChecks,
-} from './modules/content/index.ts';
-import { CrisisDetector, CrisisService, CrisisStore } from './modules/crisis/index.ts';
-import { ExportsService } from './modules/exports/index.ts';
-import {
-  createInsightAnalysis,
-  type InsightAnalysis,
-  InsightsService,
-  InsightsStore,
-  LlmProvider,
-} from './modules/insights/index.ts';
-import type { AdsDeps } from './modules/integrations/index.ts';
-import {
-  createIntegrations,
-  N8nClient,
-  WorkflowService,
-  WorkflowStore,
+  type AdsDeps,
+  createIntegrationsModule,
+  type IntegrationsModule,
 } from './modules/integrations/index.ts';
-import { NotificationsService } from './modules/notifications/index.ts';
-import { OrganisationsService } from './modules/organisations/index.ts';
-import { RecommendationsService } from './modules/recommendations/index.ts';
-import { ReportsService } from './modules/reports/index.ts';
-import {
-  createSources,
-  SignalsService,
-  SignalsStore,
-  SourceRunner,
-  SourceStateStore,
-} from './modules/signals/index.ts';
-import { registerStreamEvents, StreamHub, trendUpdates } from './modules/stream/index.ts';
+import { createMcpModule, type McpModule } from './modules/mcp/index.ts';
+import { createNotificationsModule, type NotificationsModule } from './modules/notifications/index.ts';
+import { createOrganisationsModule, type OrganisationsModule } from './modules/organisations/index.ts';
+import { createRecommendationsModule, type RecommendationsModule } from './modules/recommendations/index.ts';
+import { createReportsModule, type ReportsModule } from './modules/reports/index.ts';
+import { createSignalsModule, type SignalsModule } from './modules/signals/index.ts';
+import { createStreamModule, type StreamModule } from './modules/stream/index.ts';
 import { createNlpPool, type NlpPool } from './modules/text/index.ts';
-import {
-  MetricsRecomputer,
-  RedisEvidence,
-  TrendEngine,
-  TrendProcessor,
-  TrendsService,
-  TrendsStore,
-} from './modules/trends/index.ts';
-import { registerWebhookHandlers, WebhooksService, WebhooksStore } from './modules/webhooks/index.ts';
+import { createTrendsModule, type TrendsModule } from './modules/trends/index.ts';
+import { createUnavailableModule, type UnavailableModule } from './modules/unavailable/index.ts';
+import { createWebModule, type WebModule } from './modules/web/index.ts';
+import { createWebhooksModule, type WebhooksModule } from './modules/webhooks/index.ts';
 import { AuditLog } from './platform/audit.ts';
 import { KeyCache } from './platform/auth.ts';
 import type { Clock } from './platform/clock.ts';
@@ -70,15 +38,14 @@ import { IdempotencyStore } from './platform/idempotency.ts';
 import { JobQueue, JobWorker } from './platform/jobs/index.ts';
 import { LeaseStore, newInstanceId, Singletons } from './platform/leases.ts';
 import { createMetrics } from './platform/metrics.ts';
+import type { RoutePlugin } from './platform/module.ts';
 import { OutboundClient } from './platform/outbound.ts';
 import type { PubSub } from './platform/pubsub.ts';
 import { QuotaSeedCoordinator } from './platform/quota-seeding.ts';
 import { RateLimits } from './platform/ratelimit.ts';
+import { RouteCatalogue } from './platform/route-catalogue.ts';
 import { UsageCounter } from './platform/usage.ts';
 import type { AppEvents, Services } from './services.ts';
-
-/** The crisis detector's background loop (one instance at a time). */
-const CRISIS_DETECTION_LOOP = 'crisis-detection';
 
 /** Stand-ins a test gives `buildApp` for services it replaces; production passes none. */
 export interface ServiceOverrides {
@@ -101,11 +68,41 @@ interface CompositionInput {
   overrides?: ServiceOverrides;
 }
 
+/** Every feature module, by name (a route's key is `<module>.<route name>`). */
+interface Modules {
+  accounts: AccountsModule;
+  signals: SignalsModule;
+  trends: TrendsModule;
+  insights: InsightsModule;
+  webhooks: WebhooksModule;
+  stream: StreamModule;
+  crisis: CrisisModule;
+  content: ContentModule;
+  integrations: IntegrationsModule;
+  organisations: OrganisationsModule;
+  recommendations: RecommendationsModule;
+  exports: ExportsModule;
+  notifications: NotificationsModule;
+  reports: ReportsModule;
+  mcp: McpModule;
+  web: WebModule;
+  unavailable: UnavailableModule;
+}
+
+/** `<module>.<route name>` of every module's routes. */
+export type RouteKey = {
+  [M in keyof Modules]: `${M}.${keyof Modules[M]['routes'] & string}`;
+}[keyof Modules];
+
 export interface Composition {
   services: Services;
+  /** Every module's route plugins, keyed `<module>.<route name>` (app.ts registers them in its order). */
+  routes: ReadonlyMap<string, RoutePlugin>;
+  /** Every route as registered: app.ts records them, the MCP tools read them. */
+  catalogue: RouteCatalogue;
   /** Parts the app stops on close beyond what `services` names. */
   nlp: NlpPool;
-  insightAnalysis: InsightAnalysis;
+  insightAnalysis: InsightsModule['api']['analysis'];
   accountsStore: AccountsStore;
 }
 
@@ -153,173 +150,152 @@ export async function composeServices(input: CompositionInput): Promise<Composit
   });
   const exclusive = <T>(name: string, task: () => Promise<T>) => singletons.run(name, task);
 
-  // Accounts.
-  const accountsStore = new AccountsStore(db);
-  const accounts = new AccountsService(accountsStore, {
+  const catalogue = new RouteCatalogue();
+  const nlp = overrides.nlp ?? createNlpPool(config.nlpWorkerThreads);
+
+  // Feature modules, in dependency order: each subscribes to what the ones before it publish.
+  const accounts = createAccountsModule({
+    db,
     clock,
     plans: config.plans,
-    cache: keyCache,
+    keyCache,
     limits,
     usage,
     audit,
   });
-  const interests = new InterestsService(new InterestsStore(db), clock);
-  const status = new StatusService(new StatusStore(db), { db, redis, jobs, clock, config });
-
-  // Trends and signals.
-  const trendsStore = new TrendsStore(db, dialect, handle.reader);
-  const signalsStore = new SignalsStore(db);
-  const nlp = overrides.nlp ?? createNlpPool(config.nlpWorkerThreads);
-  // Evidence units are shared through Redis when it is configured (several instances process signals).
-  const trendProcessor = new TrendProcessor(trendsStore, clock, nlp, {
-    sharedEvidence: redis ? new RedisEvidence(redis, config.redisKeyPrefix, clock) : undefined,
-    onSharedEvidenceError: (error) =>
-      log.warn(
-        { err: error },
-        'shared evidence (Redis) unavailable: this batch is judged by this instance alone',
-      ),
-  });
-  const trends = new TrendsService(trendsStore, clock);
-  const signals = new SignalsService(signalsStore, clock, () => engine.wake(), config.ingestMaxPending);
-
-  // Insights: read by webhooks (next steps) and the ad integrations (previews).
-  const insightAnalysis = createInsightAnalysis(config.nlpWorkerThreads > 0);
-  const insights = new InsightsService({
-    store: new InsightsStore(db, dialect),
-    trends,
-    jobs,
-    clock,
-    plans: config.plans,
-    llm: config.llm.baseUrl
-      ? new LlmProvider({ baseUrl: config.llm.baseUrl, apiKey: config.llm.apiKey, model: config.llm.model })
-      : null,
-    onEnqueued: poke,
-    analysis: insightAnalysis,
-  });
-  insights.register(worker);
-  const insightsReader = overrides.insights ?? insights;
-
-  // Alerts: webhooks and the live stream.
-  const webhooks = new WebhooksService({
-    store: new WebhooksStore(db),
-    clock,
-    box,
-    outbound,
-    jobs,
-    poke,
-    audit,
-    publicBaseUrl: config.publicBaseUrl,
-    insights: insightsReader,
-  });
-  registerWebhookHandlers(webhooks, events, worker);
-  const stream = new StreamHub(pubsub, clock);
-  await stream.start();
-  registerStreamEvents(events, stream, config.publicBaseUrl);
-
-  // The trend engine: processing, recompute (with the stream's trend updates), crisis detection.
-  const recomputer = new MetricsRecomputer(trendsStore, trends, events, clock, {
-    thresholds: () => webhooks.thresholds(),
-    onSnapshots: (views) => {
-      stream
-        .publishMany(trendUpdates(views))
-        .catch((error) => log.warn({ err: error }, 'trend updates not published'));
-    },
-  });
-  const crisisDetector = new CrisisDetector(new CrisisStore(db, dialect), events, clock, config);
-  const crisis = new CrisisService(new CrisisStore(db, dialect), crisisDetector, clock, config);
-  const engine = new TrendEngine(trendProcessor, recomputer, trendsStore, clock, {
-    retention: config.retention,
-    pruneSignals: (before) => signalsStore.pruneProcessedBefore(before),
-    onEvents: poke,
-    exclusive,
-    afterPass: async () => {
-      if (((await exclusive(CRISIS_DETECTION_LOOP, () => crisisDetector.run())) ?? 0) > 0) worker.poke();
-    },
-  });
-  const sources = new SourceRunner({
-    sources: createSources(config, clock.now(), {
-      hazards: (observations) => crisisDetector.recordHazards(observations),
-    }),
-    store: new SourceStateStore(db),
-    signals,
-    clock,
-    leases: singletons,
-    log,
-  });
-
-  // Content and the status page: components beyond the platform's are each source, the LLM provider and
-  // each release feed.
-  for (const [name, check] of sourceChecks(sources)) status.register(name, check);
-  const llm = llmCheck(config.llm, clock);
-  if (llm) status.register('llm', llm);
-  const changelog = loadChangelog();
-  if (changelog.error) log.warn({ error: changelog.error }, 'CHANGELOG.md could not be read');
-  const releases = new ReleasesService({
-    store: new ReleaseFeedStore(db),
-    clock,
-    changelog: changelog.releases,
-    feeds: feedNames(config.feeds.releaseFeeds, status.names()),
-    log,
-  });
-  for (const feed of releases.feeds) status.register(feed.name, () => releases.check(feed.name));
-  const blog = new BlogService(new BlogStore(db), clock);
-
-  // Integrations. Every request to the user-given workflow tool URL goes through the SSRF-guarded client.
-  const workflow = new WorkflowService({
-    store: new WorkflowStore(db),
-    client: new N8nClient(outbound, `Crestwatch-Workflow/${API_VERSION}`),
-    outbound,
-    box,
-    clock,
-    jobs,
-    audit,
-    crisis,
-    onQueued: poke,
-  });
-  workflow.register(events, worker);
-  const integrations = createIntegrations({
-    db,
-    config,
-    clock,
-    box,
-    audit,
-    jobs,
-    worker,
-    events,
-    trends,
-    crisis: overrides.crisisGate ?? crisis,
-    insights: insightsReader,
-    log,
-  });
-
-  // Modules built on the core ones: each takes what it needs from one context.
-  const context = {
+  const signals = createSignalsModule({ config, clock, db, leases: singletons, log });
+  const trends = createTrendsModule({
     config,
     clock,
     db,
     dialect,
+    reader: handle.reader,
+    redis,
+    nlp,
+    events,
+    poke,
+    exclusive,
+    log,
+    signals: signals.api,
+    interests: accounts.api.interests,
+  });
+  const insights = createInsightsModule({
+    config,
+    clock,
+    db,
+    dialect,
+    jobs,
+    worker,
+    poke,
+    trends: trends.api.trends,
+  });
+  // What webhooks and the ad integrations read of a user's insights (next steps, previews).
+  const insightsReader = overrides.insights ?? insights.api.insights;
+  const webhooks = createWebhooksModule({
+    clock,
+    db,
     box,
+    outbound,
+    jobs,
+    worker,
+    events,
+    poke,
+    audit,
+    publicBaseUrl: config.publicBaseUrl,
+    insights: insightsReader,
+    trends: trends.api,
+  });
+  const stream = await createStreamModule({
+    pubsub,
+    clock,
+    events,
+    publicBaseUrl: config.publicBaseUrl,
+    log,
+    trends: trends.api,
+  });
+  const crisis = createCrisisModule({
+    config,
+    clock,
+    db,
+    dialect,
+    events,
+    poke,
+    exclusive,
+    signals: signals.api,
+    trends: trends.api,
+  });
+  const content = createContentModule({ config, clock, db, redis, jobs, log, sources: signals.api.sources });
+  const integrations = createIntegrationsModule({
+    config,
+    clock,
+    db,
+    box,
+    audit,
     jobs,
     worker,
     events,
     outbound,
-    audit,
     poke,
+    trends: trends.api.trends,
+    crisis: crisis.api.crisis,
+    adsCrisisGate: overrides.crisisGate,
+    insights: insightsReader,
     log,
+  });
+  const core = {
+    config,
+    clock,
+    db,
+    dialect,
+    events,
+    trends: trends.api.trends,
+    crisis: crisis.api.crisis,
+  };
+  const organisations = createOrganisationsModule({
+    ...core,
+    audit,
     keyCache,
+    accounts: accounts.api.accounts,
+  });
+  const recommendations = createRecommendationsModule({
+    ...core,
+    log,
+    interests: accounts.api.interests,
+    insights: insights.api.insights,
+  });
+  const dataExports = createExportsModule({ ...core, box, jobs, worker, outbound, audit, poke });
+  const notifications = createNotificationsModule({
+    ...core,
+    accounts: accounts.api.accounts,
+    interests: accounts.api.interests,
+  });
+  const reports = createReportsModule({ ...core, signals: signals.api.signals });
+  const mcp = createMcpModule({ catalogue, crisis: crisis.api.crisis, clock, version: API_VERSION });
+
+  const modules: Modules = {
     accounts,
-    accountsStore,
-    interests,
     signals,
     trends,
     insights,
+    webhooks,
+    stream,
     crisis,
+    content,
+    integrations,
+    organisations,
+    recommendations,
+    exports: dataExports,
+    notifications,
+    reports,
+    mcp,
+    web: createWebModule(),
+    unavailable: createUnavailableModule(),
   };
-  const organisations = new OrganisationsService(context);
-  const recommendations = new RecommendationsService(context);
-  const dataExports = new ExportsService(context);
-  const notifications = new NotificationsService(context);
-  const reports = new ReportsService(context);
+  const routes = new Map<string, RoutePlugin>();
+  for (const [name, module] of Object.entries(modules)) {
+    for (const [route, plugin] of Object.entries<RoutePlugin>(module.routes))
+      routes.set(`${name}.${route}`, plugin);
+  }
 
   const services: Services = {
     config,
@@ -332,35 +308,42 @@ export async function composeServices(input: CompositionInput): Promise<Composit
     usage,
     keyCache,
     box,
-    accounts,
+    accounts: accounts.api.accounts,
     idempotency,
     jobs,
     worker,
-    status,
-    blog,
-    releases,
+    status: content.api.status,
+    blog: content.api.blog,
+    releases: content.api.releases,
     metrics,
-    signals,
-    sources,
-    trendProcessor,
-    trends,
+    signals: signals.api.signals,
+    sources: signals.api.sources,
+    trendProcessor: trends.api.processor,
+    trends: trends.api.trends,
     events,
-    interests,
-    insights,
-    recomputer,
-    engine,
-    crisis,
-    workflow,
-    integrations,
+    interests: accounts.api.interests,
+    insights: insights.api.insights,
+    recomputer: trends.api.recomputer,
+    engine: trends.api.engine,
+    crisis: crisis.api.crisis,
+    workflow: integrations.api.workflow,
+    integrations: integrations.api.integrations,
     outbound,
-    webhooks,
-    stream,
-    organisations,
-    recommendations,
-    notifications,
-    dataExports,
-    reports,
+    webhooks: webhooks.api.webhooks,
+    stream: stream.api.hub,
+    organisations: organisations.api.organisations,
+    recommendations: recommendations.api.recommendations,
+    notifications: notifications.api.notifications,
+    dataExports: dataExports.api.dataExports,
+    reports: reports.api.reports,
     singletons,
   };
-  return { services, nlp, insightAnalysis, accountsStore };
+  return {
+    services,
+    routes,
+    catalogue,
+    nlp,
+    insightAnalysis: insights.api.analysis,
+    accountsStore: accounts.api.keys,
+  };
 }

@@ -1,5 +1,5 @@
 // The services one composition root builds (src/compose.ts), as types only: modules never import this file;
-// they receive what they need as plugin options. Tests and tools reach the running set as `app.services`.
+// they receive what they need as their factory's deps. Tests and tools reach the running set as `app.services`.
 import type { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import type { DB } from './database.ts';

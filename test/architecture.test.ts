@@ -28,19 +28,22 @@ function structure(files?: string[]) {
   );
 }
 
-/** Writes `files` (relative path → text), runs `check`, and removes them whatever happens. */
+/** Writes `files` (relative path → text), runs `check`, and removes them (and folders it made) whatever happens. */
 function planted<T>(files: Record<string, string>, check: () => T): T {
   const written: string[] = [];
+  const made: string[] = [];
   try {
     for (const [rel, text] of Object.entries(files)) {
       const full = path.join(ROOT, rel);
-      fs.mkdirSync(path.dirname(full), { recursive: true });
+      const first = fs.mkdirSync(path.dirname(full), { recursive: true });
+      if (first) made.push(first);
       fs.writeFileSync(full, text);
       written.push(full);
     }
     return check();
   } finally {
     for (const full of written) fs.rmSync(full, { force: true });
+    for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -50,7 +53,7 @@ describe('structure rules', () => {
     assert.equal(result.status, 0, result.stdout + result.stderr);
   });
 
-  test('SQL only in stores and the injected clock hold', () => {
+  test('SQL only in stores, the injected clock and one wiring style hold', () => {
     const result = structure();
     assert.equal(result.status, 0, result.stdout + result.stderr);
   });
@@ -112,5 +115,40 @@ describe('structure rules', () => {
     assert.equal(result.status, 1, result.stdout + result.stderr);
     assert.match(result.stderr, /__planted_reexport\.ts:1 text-from-text/);
     assert.match(result.stderr, /__planted_block\.ts:3 text-from-text: export \{ normaliseTokens \}/);
+  });
+
+  test('one-wiring-style: a feature module without its factory, a library module with routes, and a class or register… call of a module in the composition root are each caught', () => {
+    const bare = 'src/modules/plantedmod/index.ts';
+    const wired = 'src/modules/plantedok/index.ts';
+    const library = 'src/modules/alerts/__planted/routes.ts';
+    const root = 'src/__planted_root.ts';
+    const result = planted(
+      {
+        [bare]: "export { PlantedService } from './service.ts';\n",
+        [wired]: "export { createPlantedokModule, type PlantedokModule } from './module.ts';\n",
+        [library]: 'export async function plantedRoutes(): Promise<void> {}\n',
+        [root]:
+          "import { createTrendsModule, TrendsStore } from './modules/trends/index.ts';\n" +
+          "import { registerWebhookHandlers } from './modules/webhooks/index.ts';\n" +
+          'export const wire = (db: never) => {\n' +
+          '  const trends = createTrendsModule(db);\n' +
+          '  const store = new TrendsStore(db);\n' +
+          '  registerWebhookHandlers(db);\n' +
+          '  return [trends, store];\n' +
+          '};\n',
+      },
+      () => structure([bare, wired, 'src/modules/alerts/index.ts', root].map((rel) => path.join(ROOT, rel))),
+    );
+    assert.equal(result.status, 1, result.stdout + result.stderr);
+    assert.match(
+      result.stderr,
+      /plantedmod\/index\.ts:0 one-wiring-style: index\.ts exports no createPlantedmodModule/,
+    );
+    assert.doesNotMatch(result.stderr, /plantedok/);
+    assert.match(result.stderr, /alerts\/index\.ts:0 one-wiring-style: library module alerts has routes/);
+    assert.match(result.stderr, /__planted_root\.ts:5 one-wiring-style: const store = new TrendsStore/);
+    assert.match(result.stderr, /__planted_root\.ts:6 one-wiring-style: registerWebhookHandlers/);
+    assert.doesNotMatch(result.stderr, /__planted_root\.ts:4 /, 'calling a factory is the one style');
+    assert.ok(!fs.existsSync(path.join(ROOT, 'src/modules/plantedmod')), 'the planted folder is removed');
   });
 });

@@ -1,8 +1,6 @@
 // The accounts module's public entry: what the composition root, the CLI and other modules may use from it.
-export { interestRoutes } from './interests/routes.ts';
 export { InterestsService } from './interests/service.ts';
-export { InterestsStore } from './interests/store.ts';
-export { accountRoutes } from './routes.ts';
+export { type AccountsModule, createAccountsModule } from './module.ts';
 export { AdminCreateUserBody, ApiKeyCreateResponseSchema, UserProfileSchema } from './schemas.ts';
 export {
   AccountsService,

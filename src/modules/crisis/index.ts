@@ -1,6 +1,4 @@
 // The crisis module's public entry: what other modules may use from it.
-
-export { CrisisDetector } from './detector.ts';
 export {
   CRISIS_EVENT_ESCALATED,
   CRISIS_EVENT_OPENED,
@@ -9,7 +7,7 @@ export {
   type CrisisEvents,
 } from './events.ts';
 export type { HazardObservation, HazardSink } from './hazards.ts';
-export { crisisRoutes } from './routes.ts';
+export { type CrisisModule, createCrisisModule } from './module.ts';
 // The hazard adapters' severity mappings, kept beside the severity_basis text that describes them.
 export { FRESHNESS_WINDOWS_MS, floodSeverity, usgsSeverity } from './scoring.ts';
 export { CrisisService } from './service.ts';

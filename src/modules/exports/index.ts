@@ -1,5 +1,5 @@
 // The exports module's public entry.
 
 export { EXPORT_RUN_FAILED, EXPORT_RUN_FINISHED, type ExportEvents } from './events.ts';
-export { exportRoutes } from './routes.ts';
+export { createExportsModule, type ExportsModule } from './module.ts';
 export { ExportsService } from './service.ts';

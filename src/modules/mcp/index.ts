@@ -1,4 +1,3 @@
 // The MCP module's public entry: the Model Context Protocol endpoint for AI agents.
-export { mcpRoutes } from './routes.ts';
-export { McpTools } from './service.ts';
+export { createMcpModule, type McpModule } from './module.ts';
 export { TOOLS } from './tools.ts';

@@ -1,3 +1,3 @@
 // The notifications module's public entry.
-export { notificationRoutes } from './routes.ts';
+export { createNotificationsModule, type NotificationsModule } from './module.ts';
 export { NotificationsService } from './service.ts';

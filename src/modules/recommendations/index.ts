@@ -1,3 +1,3 @@
 // The recommendations module's public entry.
-export { recommendationRoutes } from './routes.ts';
+export { createRecommendationsModule, type RecommendationsModule } from './module.ts';
 export { RecommendationsService } from './service.ts';

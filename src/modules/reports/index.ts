@@ -1,3 +1,3 @@
 // The reports module's public entry.
-export { reportRoutes } from './routes.ts';
+export { createReportsModule, type ReportsModule } from './module.ts';
 export { ReportsService } from './service.ts';

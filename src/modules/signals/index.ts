@@ -1,8 +1,7 @@
 // The signals module's public entry: what the composition root, the CLI and other modules may use from it.
-export { signalRoutes } from './routes.ts';
+export { createSignalsModule, type SignalsModule } from './module.ts';
 export { type LinkedSignal, SignalsService } from './service.ts';
 export { demoSignals } from './sources/demo.ts';
-export { createSources } from './sources/index.ts';
 export { parseFeed } from './sources/rss.ts';
 export { retryDelayMs, SourceRunner, type SourceView, toIngestItem } from './sources/runner.ts';
 export { SourceStateStore } from './sources/store.ts';

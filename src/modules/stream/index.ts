@@ -1,4 +1,3 @@
-// The live stream module's public entry: what the composition root uses from it.
-export { registerStreamEvents, trendUpdates } from './events.ts';
+// The live stream module's public entry: its factory, and the hub (its type for the app's services).
 export { StreamHub } from './hub.ts';
-export { streamRoutes } from './routes.ts';
+export { createStreamModule, type StreamModule } from './module.ts';

@@ -18,9 +18,9 @@ export {
   type PeriodName,
   sentimentCategory,
 } from './metrics.ts';
+export { createTrendsModule, type TrendsModule } from './module.ts';
 export { TrendProcessor } from './processor.ts';
 export { MetricsRecomputer } from './recompute.ts';
-export { trendRoutes } from './routes.ts';
 export { TrendIdParams, TrendItemSchema } from './schemas.ts';
 export { requireCategory, type TrendItemView, TrendsService } from './service.ts';
 export { TrendsStore } from './store.ts';

@@ -7,6 +7,7 @@ import type { Clock } from '../../platform/clock.ts';
 import type { EventOf, EventRecorder } from '../../platform/events.ts';
 import { TimeSlicer, yieldToEventLoop } from '../../platform/scheduling.ts';
 import { TREND_LIFECYCLE_EVENT, TREND_VELOCITY_EVENT, type TrendEvents } from './events.ts';
+import { VelocityLevels } from './levels.ts';
 import { HOUR_MS, PERIOD_HOURS, type PeriodName } from './metrics.ts';
 import { periodWindow, type TrendItemView, type TrendsService } from './service.ts';
 import type { SnapshotRow, TrendsStore } from './store.ts';
@@ -16,16 +17,14 @@ const SNAPSHOTS_PER_STATEMENT = 300;
 const SNAPSHOT_PERIODS = Object.keys(PERIOD_HOURS) as PeriodName[];
 /** Events describe the default period's snapshot. */
 const EVENT_PERIOD: PeriodName = '24h';
-/** velocity_score levels whose upward crossing is an event (subscriptions may add their own thresholds). */
-const VELOCITY_LEVELS = [25, 50, 75, 90];
 /** Below this many mentions in 24 h a trend raises no events: one-off phrases are not news. */
 export const MIN_EVENT_VOLUME = 5;
 // Trends are stale after the longest window (30 d) plus the previous one it is compared with.
 const STALE_AFTER_MS = 2 * PERIOD_HOURS['30d'] * HOUR_MS + HOUR_MS;
 
 interface RecomputeOptions {
-  /** Extra velocity thresholds to watch (e.g. those of webhook subscriptions). */
-  thresholds?: () => Promise<number[]> | number[];
+  /** The velocity levels whose crossing is an event (by default the fixed ones alone). */
+  levels?: VelocityLevels;
   batchSize?: number;
   /** Trends one run recomputes at most (the rest wait for the next run; default 5,000). */
   maxTrendsPerRun?: number;
@@ -99,6 +98,7 @@ export class MetricsRecomputer {
   private lastHour = -1;
   private readonly batchSize: number;
   private readonly maxTrendsPerRun: number;
+  private readonly levels: VelocityLevels;
 
   constructor(
     private readonly store: TrendsStore,
@@ -109,6 +109,7 @@ export class MetricsRecomputer {
   ) {
     this.batchSize = options.batchSize ?? 500;
     this.maxTrendsPerRun = options.maxTrendsPerRun ?? 5000;
+    this.levels = options.levels ?? new VelocityLevels();
   }
 
   /** Marks trends whose windows moved since the last call. */
@@ -176,8 +177,7 @@ export class MetricsRecomputer {
     const rows = await this.store.trendsByIds(ids);
     const windows = SNAPSHOT_PERIODS.map((p) => periodWindow(p, now));
     const views = await this.trends.compute(rows, windows, now);
-    const extra = (await this.options.thresholds?.()) ?? [];
-    const levels = [...new Set([...VELOCITY_LEVELS, ...extra])].sort((a, b) => a - b);
+    const levels = await this.levels.current();
     let recorded = 0;
     await this.store.transaction(async (trx) => {
       const previous = await this.store.snapshots(ids, EVENT_PERIOD, trx);

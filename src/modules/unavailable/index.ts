@@ -1,2 +1,2 @@
 // The module of upstream capabilities a self-hosted service does not offer: its routes.
-export { unavailableRoutes } from './routes.ts';
+export { createUnavailableModule, type UnavailableModule } from './module.ts';

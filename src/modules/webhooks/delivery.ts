@@ -359,7 +359,7 @@ export class WebhookDelivery {
   ): Promise<void> {
     const executionId = Number(execution.id);
     if (outcome.kind === 'succeeded' && options.queued) {
-      // Written with the other successes of this moment, before the worker marks the job done (wiring.ts).
+      // Written with the other successes of this moment, before the worker marks the job done (module.ts).
       this.successes.add({
         executionId,
         responseStatus: outcome.response.status,

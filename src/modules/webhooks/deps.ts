@@ -1,4 +1,4 @@
-// What the webhooks service is built with (the composition root passes one object; each part takes its share).
+// What the webhooks service is built with (its module's factory passes one object; each part takes its share).
 
 import type { Actor, AuditLog } from '../../platform/audit.ts';
 import type { Clock } from '../../platform/clock.ts';

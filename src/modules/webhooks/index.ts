@@ -1,6 +1,4 @@
-// The webhooks module's public entry: what the composition root builds, registers and wires.
+// The webhooks module's public entry: its factory, and the webhook payloads' section of the OpenAPI document.
+export { createWebhooksModule, type WebhooksModule } from './module.ts';
 export { webhookEventsDocument } from './openapi.ts';
-export { webhookRoutes } from './routes.ts';
 export { WebhooksService } from './service.ts';
-export { WebhooksStore } from './store.ts';
-export { registerWebhookHandlers } from './wiring.ts';

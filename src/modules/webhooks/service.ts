@@ -1,5 +1,6 @@
 // The webhooks service: subscriptions (subscriptions.ts), triggering from domain events (triggering.ts) and signed
-// delivery (delivery.ts), composed behind one object for the routes, the job worker and the recomputer.
+// delivery (delivery.ts), composed behind one object for the routes, the job worker and the velocity levels the
+// trends module watches.
 
 import type { JobContext } from '../../platform/jobs/worker.ts';
 import type { AlertEvent, CRISIS_EVENT_TYPES } from '../alerts/index.ts';

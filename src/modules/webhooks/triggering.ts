@@ -1,5 +1,5 @@
 // Triggering: domain events → the active subscriptions they match → a queued delivery (instant) or a digest item,
-// behind a per-subscription cooldown. Also the velocity thresholds the metric recomputer watches for us.
+// behind a per-subscription cooldown. Also the velocity thresholds this module asks the trends module to watch.
 import type { JobContext } from '../../platform/jobs/worker.ts';
 import {
   type AlertEvent,
@@ -45,7 +45,7 @@ export class WebhookTriggering {
     return this.deps.store;
   }
 
-  /** Velocity thresholds of active subscriptions, for the metric recomputer (cached a few seconds). */
+  /** Velocity thresholds of active subscriptions, for trends' VelocityLevels (cached a few seconds). */
   async thresholds(): Promise<number[]> {
     const now = this.deps.clock.now();
     const age = this.thresholdCache ? now - this.thresholdCache.at : Number.POSITIVE_INFINITY;
