@@ -10,9 +10,13 @@
 // - one-wiring-style: every feature module's index.ts exports `create<Name>Module` (library modules, which have no
 //   routes, are listed in LIBRARY_MODULES); the composition root (src/*.ts) neither constructs a class a module
 //   exports nor calls a module's `register…` function: the module's factory does.
+// - file-size: no TypeScript file in src/, scripts/ or web/src holds more than MAX_FILE_LINES lines.
+// - literal-data: no TypeScript file in src/ or scripts/ holds more than MAX_LITERAL_DATA_LINES lines of literal
+//   data (lexicons, tables, corpora belong in data files: scripts/structure/literal-data.ts counts them).
 // Prints each violation as file:line and exits 1 when there is one. `--files a.ts b.ts` checks only those.
 import fs from 'node:fs';
 import path from 'node:path';
+import { literalDataLines } from './structure/literal-data.ts';
 import { handWrittenShapes } from './structure/web-shapes.ts';
 
 /** A rule read line by line. */
@@ -33,6 +37,11 @@ interface FileRule {
   check: (text: string, file: string) => [line: number, text: string][];
   advice: string;
 }
+
+/** A file past this many lines holds more than one job: split it. */
+export const MAX_FILE_LINES = 800;
+/** Past this many lines of literal data, the data belongs in a data file beside the code that reads it. */
+export const MAX_LITERAL_DATA_LINES = 300;
 
 const isStoreFile = (file: string) =>
   /(^|\/)(store|tables)\.ts$/.test(file) || /\/(stores|migrations)\//.test(file);
@@ -175,6 +184,29 @@ export const FILE_RULES: FileRule[] = [
     applies: () => true,
     check: handWrittenShapes,
     advice: "import the API's shape from @crestwatch/client (Schema, ResponseBody, RequestBody) instead",
+  },
+  {
+    name: 'file-size',
+    roots: ['src', 'scripts', 'web/src'],
+    applies: () => true,
+    check: (text) => {
+      const lines = text.endsWith('\n') ? text.split('\n').length - 1 : text.split('\n').length;
+      return lines > MAX_FILE_LINES ? [[0, `${lines} lines (at most ${MAX_FILE_LINES})`]] : [];
+    },
+    advice: 'split the file into files of one job each',
+  },
+  {
+    name: 'literal-data',
+    roots: ['src', 'scripts'],
+    applies: () => true,
+    check: (text) => {
+      const lines = literalDataLines(text);
+      return lines > MAX_LITERAL_DATA_LINES
+        ? [[0, `${lines} lines of literal data (at most ${MAX_LITERAL_DATA_LINES})`]]
+        : [];
+    },
+    advice:
+      'move the lexicon, table or corpus to a data file (JSON, JSON Lines or TSV) with a README, read it with src/platform/data-files.ts',
   },
 ];
 

@@ -151,4 +151,22 @@ describe('structure rules', () => {
     assert.doesNotMatch(result.stderr, /__planted_root\.ts:4 /, 'calling a factory is the one style');
     assert.ok(!fs.existsSync(path.join(ROOT, 'src/modules/plantedmod')), 'the planted folder is removed');
   });
+  test('a planted file of 801 lines and one of 301 lines of word lists are each caught; 800 and 300 pass', () => {
+    const long = 'src/modules/stream/__planted_long.ts';
+    const fits = 'src/modules/stream/__planted_fits.ts';
+    const lexicon = 'src/modules/stream/__planted_lexicon.ts';
+    const table = 'src/modules/stream/__planted_table.ts';
+    const code = (n: number) =>
+      Array.from({ length: n }, (_, i) => `export const v${i} = ${i} + 1;`).join('\n');
+    const words = (n: number) =>
+      `export const WORDS = [\n${Array.from({ length: n - 1 }, (_, i) => `  'w${i}',`).join('\n')}\n  ['x', 1],\n];\n`;
+    const result = planted(
+      { [long]: `${code(801)}\n`, [fits]: `${code(800)}\n`, [lexicon]: words(301), [table]: words(300) },
+      () => structure([long, fits, lexicon, table].map((f) => path.join(ROOT, f))),
+    );
+    assert.equal(result.status, 1, result.stdout + result.stderr);
+    assert.match(result.stderr, /__planted_long\.ts:0 file-size: 801 lines/);
+    assert.match(result.stderr, /__planted_lexicon\.ts:0 literal-data: 301 lines of literal data/);
+    assert.doesNotMatch(result.stderr, /__planted_fits|__planted_table/);
+  });
 });
