@@ -55,6 +55,11 @@ export interface ServiceOverrides {
   crisisGate?: Pick<CrisisService, 'blockingEventFor'>;
   /** Where signals are analysed (by default worker threads, NLP_WORKER_THREADS). */
   nlp?: NlpPool;
+  /**
+   * How long one engine pass works on pending signals (2 s by default). The test helper passes Infinity, so
+   * `engine.tick()` processes everything pending however loaded the machine is.
+   */
+  drainBudgetMs?: number;
 }
 
 interface CompositionInput {
@@ -178,6 +183,7 @@ export async function composeServices(input: CompositionInput): Promise<Composit
     log,
     signals: signals.api,
     interests: accounts.api.interests,
+    drainBudgetMs: overrides.drainBudgetMs,
   });
   const insights = createInsightsModule({
     config,

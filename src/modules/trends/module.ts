@@ -35,6 +35,8 @@ interface TrendsModuleDeps {
   /** Runs a loop on one instance at a time (the lease's holder). */
   exclusive: <T>(name: string, task: () => Promise<T>) => Promise<T | undefined>;
   log: { warn(details: object, message: string): void };
+  /** How long one pass works on pending signals (the engine's default when undefined). */
+  drainBudgetMs?: number;
   signals: {
     onPending(listener: () => void): unknown;
     pruneProcessedBefore(before: number): Promise<unknown>;
@@ -86,6 +88,7 @@ export function createTrendsModule(deps: TrendsModuleDeps): TrendsModule {
     onEvents: deps.poke,
     exclusive: deps.exclusive,
     afterPass: () => afterPass.run(),
+    drainBudgetMs: deps.drainBudgetMs,
   });
   deps.signals.onPending(() => engine.wake());
   return {
