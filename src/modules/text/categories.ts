@@ -938,8 +938,13 @@ const TAXONOMY: TopDefinition[] = [
   },
 ];
 
+/** A lookup table as a Map, not an object: a hint such as `constructor` or `__proto__` must find nothing. */
+function table(entries: Record<string, string>): ReadonlyMap<string, string> {
+  return new Map(Object.entries(entries));
+}
+
 // Section names, feed categories and other everyday labels a source may send as a category hint.
-const ALIASES: Record<string, string> = {
+const ALIASES = table({
   tech: 'Technology',
   technology: 'Technology',
   science: 'Science',
@@ -998,10 +1003,10 @@ const ALIASES: Record<string, string> = {
   arts: 'General/Culture',
   religion: 'General/Religion & Belief',
   memes: 'General/Viral & Memes',
-};
+});
 
 // Subreddits whose topic is clear from the name; others are tried as names, aliases and lexicon terms.
-const SUBREDDITS: Record<string, string> = {
+const SUBREDDITS = table({
   machinelearning: 'Technology/AI',
   artificial: 'Technology/AI',
   localllama: 'Technology/AI',
@@ -1145,7 +1150,7 @@ const SUBREDDITS: Record<string, string> = {
   art: 'General/Culture',
   christianity: 'General/Religion & Belief',
   religion: 'General/Religion & Belief',
-};
+});
 
 // ---------------------------------------------------------------------------------------------------------
 // The taxonomy as data
@@ -1364,13 +1369,12 @@ function asList(value: string | readonly string[] | null | undefined): readonly 
 }
 
 function fromAlias(value: string): number | undefined {
-  const alias =
-    ALIASES[
-      value
-        .trim()
-        .toLowerCase()
-        .replace(/[\s_-]+/g, ' ')
-    ];
+  const alias = ALIASES.get(
+    value
+      .trim()
+      .toLowerCase()
+      .replace(/[\s_-]+/g, ' '),
+  );
   return alias === undefined ? undefined : INDEX_BY_NAME.get(alias.toLowerCase());
 }
 
@@ -1391,7 +1395,7 @@ function fromCategoryHint(value: string): number | undefined {
 function fromSubreddit(value: string): number | undefined {
   const name = value.trim().replace(/^\/?r\//i, '');
   if (name === '') return undefined;
-  const mapped = SUBREDDITS[name.toLowerCase()];
+  const mapped = SUBREDDITS.get(name.toLowerCase());
   if (mapped !== undefined) return INDEX_BY_NAME.get(mapped.toLowerCase());
   return indexOf(name) ?? fromAlias(name) ?? fromLexicon(name);
 }

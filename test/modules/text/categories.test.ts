@@ -240,6 +240,22 @@ describe('categorise', () => {
     );
   });
 
+  test("hints named like an object's own members are unknown hints, not table entries", () => {
+    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', 'prototype']) {
+      for (const hint of [name, `r/${name}`]) {
+        assert.equal(categorise({ key: 'zorblax', hints: { category: hint } }), 'General/Other', hint);
+        assert.equal(categorise({ key: 'zorblax', hints: { subreddit: hint } }), 'General/Other', hint);
+        assert.equal(categorise({ key: 'zorblax', hints: { tags: [hint] } }), 'General/Other', hint);
+      }
+    }
+    // Beside a real hint, it is one that does not resolve.
+    assert.equal(
+      categorise({ key: 'zorblax', hints: { subreddit: ['__proto__', 'constructor', 'soccer'] } }),
+      'Sports/Football',
+    );
+    assert.equal(categorise({ key: 'zorblax', hints: { category: ['constructor', 'tech'] } }), 'Technology');
+  });
+
   test('an unknown trend goes to General/Other', () => {
     assert.equal(categorise({ key: 'zorblax' }), 'General/Other');
     assert.equal(categorise({ key: '', surfaceForms: [], texts: [] }), 'General/Other');
