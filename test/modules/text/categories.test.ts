@@ -1,18 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
+import { categorise } from '../../../src/modules/text/categories.ts';
+import { normaliseKey } from '../../../src/modules/text/index.ts';
+import { lexiconTermKeys, lexiconTerms, UNUSABLE_LEXICON_TERMS } from '../../../src/modules/text/lexicon.ts';
 import {
   CATEGORIES,
-  categorise,
   categoryByNameOrSlug,
   descendantsOf,
   FALLBACK_CATEGORY,
-  lexiconTermKeys,
-  lexiconTerms,
-  sampleTextHits,
-  UNUSABLE_LEXICON_TERMS,
-} from '../../../src/modules/text/categories.ts';
-import { normaliseKey } from '../../../src/modules/text/index.ts';
+} from '../../../src/modules/text/taxonomy.ts';
+import { sampleTextHits } from '../../../src/modules/text/text-hits.ts';
 
 const NAMES = new Set(CATEGORIES.map((c) => c.name));
 
