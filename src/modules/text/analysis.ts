@@ -1,12 +1,11 @@
 // The CPU-heavy part of turning signals into trend mentions: candidate extraction (wink-nlp's tokens), VADER
 // sentiment with the complaint layer (sentiment.ts mentionScore), the text fingerprint evidence weighting
-// folds copy-paste with (evidence.ts), and the lexicon hits that categorise a new trend (categories.ts). Pure, so it runs the same in the main thread and in worker threads
+// folds copy-paste with (evidence.ts), and the lexicon hits that categorise a new trend (text-hits.ts). Pure, so it runs the same in the main thread and in worker threads
 // (nlp-pool.ts).
 //
 // A batch's result is a few arrays rather than an object per signal and candidate: it crosses between threads
 // as one structured clone, and each distinct key and surface form is one string however often the batch
 // mentions it, so the thread that writes the batch has little to unpack and little garbage to collect.
-import { sampleTextHits, type TextHits } from './categories.ts';
 import {
   type CandidateType,
   type SignalText,
@@ -16,6 +15,7 @@ import {
 } from './extraction.ts';
 import { signalFingerprint } from './fingerprint.ts';
 import { mentionScore } from './sentiment.ts';
+import { sampleTextHits, type TextHits } from './text-hits.ts';
 
 /** Candidate types by their code in `BatchAnalysis.candidateTypes`. */
 export const CANDIDATE_TYPES: readonly CandidateType[] = ['hashtag', 'entity', 'keyword'];
@@ -38,7 +38,7 @@ export interface BatchAnalysis {
   /** Per signal: signalFingerprint of title + text (0 without candidates). */
   fingerprints: Uint32Array;
   /**
-   * Per signal: 1 when its text's lexicon hits were worked out (categories.ts `sampleTextHits`), which they are
+   * Per signal: 1 when its text's lexicon hits were worked out (text-hits.ts `sampleTextHits`), which they are
    * for a signal naming a key this thread had not seen in an earlier batch: likely a new trend, which is
    * categorised over its signals' texts. They are hits[hitOffsets[i] … hitOffsets[i + 1]).
    */

@@ -2,17 +2,13 @@
 // with the complaint and praise layers), categories, and the NLP worker pool. A leaf: it imports no other
 // module, and every module that needs a text function imports it from here (never through trends).
 export { type BatchAnalysis, CANDIDATE_TYPES } from './analysis.ts';
-export {
-  CATEGORIES,
-  categorise,
-  categoryByNameOrSlug,
-  descendantsOf,
-  type TextHits,
-} from './categories.ts';
+export { categorise } from './categories.ts';
 export { extractCandidates, titleFrom, typeForTitle } from './extraction.ts';
 export { hash32 } from './fingerprint.ts';
 export { containedNames, foldLatinAccents, normaliseKey, normaliseTokens, surfaceOfName } from './keys.ts';
 export { createNlpPool, InProcessNlp, type NlpPool } from './nlp-pool.ts';
 export { compound, mentionSentiment, sentenceSentiments } from './sentiment.ts';
 export { hammingDistance, NEAR_DUPLICATE_BITS, simhashHex } from './simhash.ts';
+export { CATEGORIES, categoryByNameOrSlug, descendantsOf } from './taxonomy.ts';
+export type { TextHits } from './text-hits.ts';
 export { newWink } from './wink.ts';

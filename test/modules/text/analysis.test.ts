@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { analyseBatch, RECENT_KEPT, recentWordsHeld } from '../../../src/modules/text/analysis.ts';
-import { sampleTextHits } from '../../../src/modules/text/categories.ts';
 import { extractCandidates } from '../../../src/modules/text/extraction.ts';
 import { mentionScore } from '../../../src/modules/text/sentiment.ts';
+import { sampleTextHits } from '../../../src/modules/text/text-hits.ts';
 
 const signal = (text: string) => ({ text, title: null, keywords: null, lang: 'en' });
 const hitsOf = (analysis: ReturnType<typeof analyseBatch>, i: number) =>

@@ -1,18 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
+import { categorise } from '../../../src/modules/text/categories.ts';
+import { normaliseKey } from '../../../src/modules/text/index.ts';
+import { lexiconTermKeys, lexiconTerms, UNUSABLE_LEXICON_TERMS } from '../../../src/modules/text/lexicon.ts';
 import {
   CATEGORIES,
-  categorise,
   categoryByNameOrSlug,
   descendantsOf,
   FALLBACK_CATEGORY,
-  lexiconTermKeys,
-  lexiconTerms,
-  sampleTextHits,
-  UNUSABLE_LEXICON_TERMS,
-} from '../../../src/modules/text/categories.ts';
-import { normaliseKey } from '../../../src/modules/text/index.ts';
+} from '../../../src/modules/text/taxonomy.ts';
+import { sampleTextHits } from '../../../src/modules/text/text-hits.ts';
 
 const NAMES = new Set(CATEGORIES.map((c) => c.name));
 
@@ -238,6 +236,22 @@ describe('categorise', () => {
       categorise({ key: 'zorblax', hints: { category: 'Travel', subreddit: 'soccer', tags: ['ai'] } }),
       'Travel',
     );
+  });
+
+  test("hints named like an object's own members are unknown hints, not table entries", () => {
+    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', 'prototype']) {
+      for (const hint of [name, `r/${name}`]) {
+        assert.equal(categorise({ key: 'zorblax', hints: { category: hint } }), 'General/Other', hint);
+        assert.equal(categorise({ key: 'zorblax', hints: { subreddit: hint } }), 'General/Other', hint);
+        assert.equal(categorise({ key: 'zorblax', hints: { tags: [hint] } }), 'General/Other', hint);
+      }
+    }
+    // Beside a real hint, it is one that does not resolve.
+    assert.equal(
+      categorise({ key: 'zorblax', hints: { subreddit: ['__proto__', 'constructor', 'soccer'] } }),
+      'Sports/Football',
+    );
+    assert.equal(categorise({ key: 'zorblax', hints: { category: ['constructor', 'tech'] } }), 'Technology');
   });
 
   test('an unknown trend goes to General/Other', () => {
