@@ -1,0 +1,39 @@
+// CI runs a test file on PostgreSQL + Redis only when its outcome can depend on the backend: the classification
+// must follow imports within test/, so a file reaching test/helpers/db.ts through a helper still runs there.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+// @ts-expect-error: a plain .mjs script without type declarations
+import { dependsOnBackend } from '../../scripts/run-tests.mjs';
+
+const TEST_DIR = path.resolve(import.meta.dirname, '..');
+
+test('a file depends on the backend through any chain of imports within test/ that reaches its variables', (t) => {
+  const dir = fs.mkdtempSync(path.join(TEST_DIR, '__planted_classify_'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const write = (name: string, text: string) => {
+    fs.writeFileSync(path.join(dir, name), text);
+    return path.join(dir, name);
+  };
+  write('helper.ts', "import { usingPostgres } from '../helpers/db.ts';\nexport const pg = usingPostgres;\n");
+  write('pure.ts', "import assert from 'node:assert';\nexport const same = assert;\n");
+  const direct = write('direct.test.ts', "import { createTestDatabase } from '../helpers/db.ts';\n");
+  const chained = write('chained.test.ts', "import { pg } from './helper.ts';\n");
+  const dynamic = write('dynamic.test.ts', "const m = await import('./helper.ts');\n");
+  const env = write('env.test.ts', 'const url = process.env.TEST_REDIS_URL;\n');
+  const independent = write(
+    'independent.test.ts',
+    "import { same } from './pure.ts';\nimport '../../src/app.ts';\n",
+  );
+  assert.equal(dependsOnBackend(direct), true);
+  assert.equal(dependsOnBackend(chained), true);
+  assert.equal(dependsOnBackend(dynamic), true);
+  assert.equal(dependsOnBackend(env), true);
+  assert.equal(dependsOnBackend(independent), false, 'imports outside test/ are not followed');
+});
+
+test('the app helper and the real suite: files that build an app run on both backends', () => {
+  assert.equal(dependsOnBackend(path.join(TEST_DIR, 'modules/trends/velocity.test.ts')), true);
+  assert.equal(dependsOnBackend(path.join(TEST_DIR, 'platform/dates.test.ts')), false);
+});
