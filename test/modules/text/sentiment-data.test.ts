@@ -1,5 +1,5 @@
-// The complaint layer's data files (src/modules/text/data/sentiment/): the shipped ones load into the tables
-// the layer exports, and a malformed row is refused with the file and the line named.
+// The sentiment data files (src/modules/text/data/sentiment/): the shipped ones load into the tables the layer
+// exports, and a malformed row is refused with the file and the line named.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { describe, test } from 'node:test';
@@ -11,6 +11,7 @@ import {
   SERVICE_WORDS,
   WORDS,
 } from '../../../src/modules/text/complaint-lexicon.ts';
+import { NEGATE, readVaderTables } from '../../../src/modules/text/vader.ts';
 import { DataFileError } from '../../../src/platform/data-files.ts';
 import { editedCopy } from '../../helpers/data-copy.ts';
 
@@ -93,5 +94,15 @@ describe('complaint layer data files', () => {
     refused(() => readComplaintLexicon(spaced), new RegExp(`words\\.tsv:${word}: .* at /word`));
     const empty = editedCopy(DATA, 'words.tsv', (t) => t.replace(/^desk\t.*\n/gm, ''));
     refused(() => readComplaintLexicon(empty), /words\.tsv: no words in list desk/);
+  });
+});
+
+describe('VADER port tables (vader-tables.json)', () => {
+  test('the shipped file loads; a table of the wrong shape is refused with the field', () => {
+    assert.deepEqual(readVaderTables(DATA).negations, NEGATE);
+    const number = editedCopy(DATA, 'vader-tables.json', (t) => t.replace('"aint"', '7'));
+    refused(() => readVaderTables(number), /vader-tables\.json: .* at \/negations\/0/);
+    const idiom = editedCopy(DATA, 'vader-tables.json', (t) => t.replace('"the shit": 3', '"the shit": "3"'));
+    refused(() => readVaderTables(idiom), /vader-tables\.json: .* at \/idioms\/the shit/);
   });
 });
