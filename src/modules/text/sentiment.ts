@@ -1,4 +1,5 @@
-import { readComplaint, readSentences } from './complaints.ts';
+import { readSentences } from './complaint-sentences.ts';
+import { readComplaint } from './complaints.ts';
 import { vaderCompound } from './vader.ts';
 
 // VADER's cost grows with text length and a long article's tone is set early; 5,000 chars bounds the

@@ -21,10 +21,12 @@
  * The lexicon is the package's own (`src/vader_lexicon.js`, loaded once into a Map). The package's main
  * entry exports only the analyzer, and its `src/vaderSentiment.js` (with the constants) mixes `export` and
  * `require`, so it cannot be loaded under every loader this project uses (it fails under the
- * `tsx/esm/api` registration of bin/crestwatch.mjs); its small constant tables are therefore repeated
- * below, and the tests assert they equal the package's.
+ * `tsx/esm/api` registration of bin/crestwatch.mjs); its numeric constants are therefore repeated below and
+ * its word tables in data/sentiment/vader-tables.json, and the tests assert they equal the package's.
  */
 import { createRequire } from 'node:module';
+import Type from 'typebox';
+import { loadJson } from '../../platform/data-files.ts';
 
 const require = createRequire(import.meta.url);
 const { lexicon } = require('vader-sentiment/src/vader_lexicon.js') as { lexicon: Record<string, number> };
@@ -38,175 +40,40 @@ export const B_DECR = -0.293;
 export const C_INCR = 0.733;
 export const N_SCALAR = -0.74;
 
-export const PUNC_LIST: readonly string[] = [
-  '.',
-  '!',
-  '?',
-  ',',
-  ';',
-  ':',
-  '-',
-  "'",
-  '"',
-  '!!',
-  '!!!',
-  '??',
-  '???',
-  '?!?',
-  '!?!',
-  '?!?!',
-  '!?!?',
-];
+/** The port's word tables in a data folder laid out as data/sentiment/ is (the package's own; README.md there). */
+export function readVaderTables(dir: URL) {
+  return loadJson(
+    new URL('vader-tables.json', dir),
+    Type.Object(
+      {
+        punctuation: Type.Array(Type.String({ minLength: 1 })),
+        negations: Type.Array(Type.String({ minLength: 1 })),
+        boosters: Type.Object(
+          {
+            increase: Type.Array(Type.String({ minLength: 1 })),
+            decrease: Type.Array(Type.String({ minLength: 1 })),
+          },
+          { additionalProperties: false },
+        ),
+        idioms: Type.Record(Type.String({ minLength: 1 }), Type.Number()),
+      },
+      { additionalProperties: false },
+    ),
+  );
+}
+const TABLES = readVaderTables(new URL('./data/sentiment/', import.meta.url));
 
-export const NEGATE: readonly string[] = [
-  'aint',
-  'arent',
-  'cannot',
-  'cant',
-  'couldnt',
-  'darent',
-  'didnt',
-  'doesnt',
-  "ain't",
-  "aren't",
-  "can't",
-  "couldn't",
-  "daren't",
-  "didn't",
-  "doesn't",
-  'dont',
-  'hadnt',
-  'hasnt',
-  'havent',
-  'isnt',
-  'mightnt',
-  'mustnt',
-  'neither',
-  "don't",
-  "hadn't",
-  "hasn't",
-  "haven't",
-  "isn't",
-  "mightn't",
-  "mustn't",
-  'neednt',
-  "needn't",
-  'never',
-  'none',
-  'nope',
-  'nor',
-  'not',
-  'nothing',
-  'nowhere',
-  'oughtnt',
-  'shant',
-  'shouldnt',
-  'uhuh',
-  'wasnt',
-  'werent',
-  "oughtn't",
-  "shan't",
-  "shouldn't",
-  'uh-uh',
-  "wasn't",
-  "weren't",
-  'without',
-  'wont',
-  'wouldnt',
-  "won't",
-  "wouldn't",
-  'rarely',
-  'seldom',
-  'despite',
-];
-
-const INCR_WORDS = [
-  'absolutely',
-  'amazingly',
-  'awfully',
-  'completely',
-  'considerably',
-  'decidedly',
-  'deeply',
-  'effing',
-  'enormously',
-  'entirely',
-  'especially',
-  'exceptionally',
-  'extremely',
-  'fabulously',
-  'flipping',
-  'flippin',
-  'fricking',
-  'frickin',
-  'frigging',
-  'friggin',
-  'fully',
-  'fucking',
-  'greatly',
-  'hella',
-  'highly',
-  'hugely',
-  'incredibly',
-  'intensely',
-  'majorly',
-  'more',
-  'most',
-  'particularly',
-  'purely',
-  'quite',
-  'really',
-  'remarkably',
-  'so',
-  'substantially',
-  'thoroughly',
-  'totally',
-  'tremendously',
-  'uber',
-  'unbelievably',
-  'unusually',
-  'utterly',
-  'very',
-];
-const DECR_WORDS = [
-  'almost',
-  'barely',
-  'hardly',
-  'just enough',
-  'kind of',
-  'kinda',
-  'kindof',
-  'kind-of',
-  'less',
-  'little',
-  'marginally',
-  'occasionally',
-  'partly',
-  'scarcely',
-  'slightly',
-  'somewhat',
-  'sort of',
-  'sorta',
-  'sortof',
-  'sort-of',
-];
+export const PUNC_LIST: readonly string[] = TABLES.punctuation;
+export const NEGATE: readonly string[] = TABLES.negations;
 
 /** Booster/dampener words ("degree adverbs") and their scalar; a few keys are two words. */
 export const BOOSTER_DICT: Readonly<Record<string, number>> = Object.fromEntries([
-  ...INCR_WORDS.map((w) => [w, B_INCR] as const),
-  ...DECR_WORDS.map((w) => [w, B_DECR] as const),
+  ...TABLES.boosters.increase.map((w) => [w, B_INCR] as const),
+  ...TABLES.boosters.decrease.map((w) => [w, B_DECR] as const),
 ]);
 
 /** Idioms that override the valence of a sentiment-laden word they contain. */
-export const SPECIAL_CASE_IDIOMS: Readonly<Record<string, number>> = {
-  'the shit': 3,
-  'the bomb': 3,
-  'bad ass': 1.5,
-  'yeah right': -2,
-  'cut the mustard': 2,
-  'kiss of death': -1.5,
-  'hand to mouth': -2,
-};
+export const SPECIAL_CASE_IDIOMS: Readonly<Record<string, number>> = TABLES.idioms;
 
 // ---------- lookup tables, built once
 
