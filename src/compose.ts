@@ -39,7 +39,7 @@ import {
   WorkflowStore,
 } from './modules/integrations/index.ts';
 import { NotificationsService } from './modules/notifications/index.ts';
-import { OrganisationsService } from './modules/organisations/index.ts';
+import { OrganisationsService, OrganisationsStore } from './modules/organisations/index.ts';
 import { RecommendationsService } from './modules/recommendations/index.ts';
 import { ReportsService } from './modules/reports/index.ts';
 import {
@@ -116,7 +116,9 @@ export async function composeServices(input: CompositionInput): Promise<Composit
   // Platform services.
   // The platform's persistence sees its own tables only.
   const platformDb = platformTables(db);
-  const usage = new UsageCounter(platformDb);
+  // Users and their keys are the accounts module's tables: usage and idempotency reach them through its store.
+  const accountsStore = new AccountsStore(db, dialect);
+  const usage = new UsageCounter(platformDb, accountsStore);
   // A quota counter Redis lost is rebuilt from the database once every instance has flushed its usage.
   const quotaSeeding = redis
     ? new QuotaSeedCoordinator(redis, pubsub, config.redisKeyPrefix, usage, (error) =>
@@ -135,7 +137,7 @@ export async function composeServices(input: CompositionInput): Promise<Composit
   });
   const keyCache = new KeyCache(pubsub, clock);
   await keyCache.start();
-  const idempotency = new IdempotencyStore(platformDb, clock);
+  const idempotency = new IdempotencyStore(platformDb, clock, accountsStore);
   const jobs = new JobQueue({ db: platformDb, dialect, clock });
   const worker = new JobWorker({ queue: jobs, log, concurrency: config.jobConcurrency });
   const events = new DomainEvents<AppEvents>(jobs);
@@ -154,7 +156,6 @@ export async function composeServices(input: CompositionInput): Promise<Composit
   const exclusive = <T>(name: string, task: () => Promise<T>) => singletons.run(name, task);
 
   // Accounts.
-  const accountsStore = new AccountsStore(db);
   const accounts = new AccountsService(accountsStore, {
     clock,
     plans: config.plans,
@@ -162,16 +163,17 @@ export async function composeServices(input: CompositionInput): Promise<Composit
     limits,
     usage,
     audit,
+    memberships: new OrganisationsStore(db, dialect),
   });
   const interests = new InterestsService(new InterestsStore(db), clock);
   const status = new StatusService(new StatusStore(db), { db, redis, jobs, clock, config });
 
   // Trends and signals.
   const trendsStore = new TrendsStore(db, dialect, handle.reader);
-  const signalsStore = new SignalsStore(db);
+  const signalsStore = new SignalsStore(db, handle.reader);
   const nlp = overrides.nlp ?? createNlpPool(config.nlpWorkerThreads);
   // Evidence units are shared through Redis when it is configured (several instances process signals).
-  const trendProcessor = new TrendProcessor(trendsStore, clock, nlp, {
+  const trendProcessor = new TrendProcessor(trendsStore, signalsStore, clock, nlp, {
     sharedEvidence: redis ? new RedisEvidence(redis, config.redisKeyPrefix, clock) : undefined,
     onSharedEvidenceError: (error) =>
       log.warn(
@@ -187,6 +189,8 @@ export async function composeServices(input: CompositionInput): Promise<Composit
   const insights = new InsightsService({
     store: new InsightsStore(db, dialect),
     trends,
+    signals,
+    users: accounts,
     jobs,
     clock,
     plans: config.plans,
@@ -202,6 +206,8 @@ export async function composeServices(input: CompositionInput): Promise<Composit
   // Alerts: webhooks and the live stream.
   const webhooks = new WebhooksService({
     store: new WebhooksStore(db),
+    trends,
+    users: accounts,
     clock,
     box,
     outbound,
@@ -225,8 +231,12 @@ export async function composeServices(input: CompositionInput): Promise<Composit
         .catch((error) => log.warn({ err: error }, 'trend updates not published'));
     },
   });
-  const crisisDetector = new CrisisDetector(new CrisisStore(db, dialect), events, clock, config);
-  const crisis = new CrisisService(new CrisisStore(db, dialect), crisisDetector, clock, config);
+  const crisisDetector = new CrisisDetector(new CrisisStore(db), events, clock, config, {
+    signals: signalsStore,
+    interests,
+    trends,
+  });
+  const crisis = new CrisisService(new CrisisStore(db), crisisDetector, clock, config);
   const engine = new TrendEngine(trendProcessor, recomputer, trendsStore, clock, {
     retention: config.retention,
     pruneSignals: (before) => signalsStore.pruneProcessedBefore(before),
@@ -267,6 +277,8 @@ export async function composeServices(input: CompositionInput): Promise<Composit
   // Integrations. Every request to the user-given workflow tool URL goes through the SSRF-guarded client.
   const workflow = new WorkflowService({
     store: new WorkflowStore(db),
+    trends,
+    users: accounts,
     client: new N8nClient(outbound, `Crestwatch-Workflow/${API_VERSION}`),
     outbound,
     box,
@@ -287,6 +299,7 @@ export async function composeServices(input: CompositionInput): Promise<Composit
     worker,
     events,
     trends,
+    users: accounts,
     crisis: overrides.crisisGate ?? crisis,
     insights: insightsReader,
     log,

@@ -11,3 +11,4 @@ export {
   type OrganisationRole,
 } from './service.ts';
 export { AccountsStore } from './store.ts';
+export type { UserRow } from './tables.ts';

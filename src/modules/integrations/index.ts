@@ -45,6 +45,11 @@ export function createIntegrations(deps: {
   worker: JobWorker;
   events: EventSubscriber<AlertEvents>;
   trends: TrendsService;
+  /** Users' emails and whether their accounts are enabled (the accounts module's AccountsService). */
+  users: {
+    identities(userIds: readonly number[]): Promise<Map<number, { email: string }>>;
+    activeAmong(userIds: readonly number[]): Promise<Set<number>>;
+  };
   insights?: AdsDeps['insights'];
   crisis?: AdsDeps['crisis'];
   log?: { warn(obj: object, msg: string): void };
@@ -53,6 +58,7 @@ export function createIntegrations(deps: {
   const store = new IntegrationsStore(deps.db);
   const oauth = new OAuthService({
     store,
+    users: deps.users,
     box: deps.box,
     clock: deps.clock,
     audit: deps.audit,
@@ -68,6 +74,7 @@ export function createIntegrations(deps: {
   const poke = () => deps.worker.poke();
   const chat = new ChatService({
     store,
+    users: deps.users,
     oauth,
     slack,
     jobs: deps.jobs,

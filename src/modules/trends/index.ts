@@ -23,4 +23,4 @@ export { MetricsRecomputer } from './recompute.ts';
 export { trendRoutes } from './routes.ts';
 export { TrendIdParams, TrendItemSchema } from './schemas.ts';
 export { requireCategory, type TrendItemView, TrendsService } from './service.ts';
-export { TrendsStore } from './store.ts';
+export { type TrendSelection, TrendsStore } from './store.ts';
