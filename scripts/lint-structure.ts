@@ -5,6 +5,9 @@
 //   its files.
 // - injected-clock: no `Date.now()` in src/modules or src/platform outside clock.ts.
 // - text-from-text: no module re-exports the text module's functions (they are imported from modules/text).
+// - tables-through-their-owner: in src/modules and src/platform (migrations apart), queries name only tables
+//   their own module (or the platform) declares; owners are read from the tables.ts files and
+//   platform/db/schema.ts (scripts/structure/tables.ts).
 // - web-shapes-from-sdk: web/src declares no interface or type alias named like a schema of the OpenAPI
 //   document or a type the SDK exports; its API shapes come from @crestwatch/client (scripts/structure/web-shapes.ts).
 // - one-wiring-style: every feature module's index.ts exports `create<Name>Module` (library modules, which have no
@@ -17,6 +20,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { literalDataLines } from './structure/literal-data.ts';
+import { foreignTables } from './structure/tables.ts';
 import { handWrittenShapes } from './structure/web-shapes.ts';
 
 /** A rule read line by line. */
@@ -177,6 +181,17 @@ export const FILE_RULES: FileRule[] = [
     check: wiringOfRoot,
     advice:
       "build and wire a module's services in its create<Name>Module factory, not in the composition root",
+  },
+  {
+    name: 'tables-through-their-owner',
+    roots: ['src/modules', 'src/platform'],
+    // Migrations run against the schema of their place in the order, not today's: a data migration may read
+    // another owner's rows as they were then (through that owner's migrations/index.ts helpers).
+    applies: (file) => !/\/migrations\//.test(file),
+    check: foreignTables,
+    advice:
+      "ask the owner: its service, or a port this module declares and src/compose.ts fills with the owner's " +
+      "method (one taking the caller's transaction when the work must commit together)",
   },
   {
     name: 'web-shapes-from-sdk',

@@ -6,7 +6,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import { API_VERSION, type Config } from './config.ts';
 import type { Database } from './database.ts';
-import { type AccountsModule, type AccountsStore, createAccountsModule } from './modules/accounts/index.ts';
+import {
+  type AccountsModule,
+  type AccountsStore,
+  apiKeyRecords,
+  createAccountsModule,
+} from './modules/accounts/index.ts';
 import { type ContentModule, createContentModule } from './modules/content/index.ts';
 import { type CrisisModule, type CrisisService, createCrisisModule } from './modules/crisis/index.ts';
 import { createExportsModule, type ExportsModule } from './modules/exports/index.ts';
@@ -18,7 +23,11 @@ import {
 } from './modules/integrations/index.ts';
 import { createMcpModule, type McpModule } from './modules/mcp/index.ts';
 import { createNotificationsModule, type NotificationsModule } from './modules/notifications/index.ts';
-import { createOrganisationsModule, type OrganisationsModule } from './modules/organisations/index.ts';
+import {
+  createOrganisationsModule,
+  type OrganisationsModule,
+  organisationMemberships,
+} from './modules/organisations/index.ts';
 import { createRecommendationsModule, type RecommendationsModule } from './modules/recommendations/index.ts';
 import { createReportsModule, type ReportsModule } from './modules/reports/index.ts';
 import { createSignalsModule, type SignalsModule } from './modules/signals/index.ts';
@@ -118,7 +127,9 @@ export async function composeServices(input: CompositionInput): Promise<Composit
   // Platform services.
   // The platform's persistence sees its own tables only.
   const platformDb = platformTables(db);
-  const usage = new UsageCounter(platformDb);
+  // Users and their keys are the accounts module's tables: usage and idempotency reach them through its records.
+  const keyRecords = apiKeyRecords(db, dialect);
+  const usage = new UsageCounter(platformDb, keyRecords);
   // A quota counter Redis lost is rebuilt from the database once every instance has flushed its usage.
   const quotaSeeding = redis
     ? new QuotaSeedCoordinator(redis, pubsub, config.redisKeyPrefix, usage, (error) =>
@@ -137,7 +148,7 @@ export async function composeServices(input: CompositionInput): Promise<Composit
   });
   const keyCache = new KeyCache(pubsub, clock);
   await keyCache.start();
-  const idempotency = new IdempotencyStore(platformDb, clock);
+  const idempotency = new IdempotencyStore(platformDb, clock, keyRecords);
   const jobs = new JobQueue({ db: platformDb, dialect, clock });
   const worker = new JobWorker({ queue: jobs, log, concurrency: config.jobConcurrency });
   const events = new DomainEvents<AppEvents>(jobs);
@@ -161,6 +172,8 @@ export async function composeServices(input: CompositionInput): Promise<Composit
   // Feature modules, in dependency order: each subscribes to what the ones before it publish.
   const accounts = createAccountsModule({
     db,
+    dialect,
+    memberships: organisationMemberships(db, dialect),
     clock,
     plans: config.plans,
     keyCache,
@@ -168,7 +181,7 @@ export async function composeServices(input: CompositionInput): Promise<Composit
     usage,
     audit,
   });
-  const signals = createSignalsModule({ config, clock, db, leases: singletons, log });
+  const signals = createSignalsModule({ config, clock, db, reader: handle.reader, leases: singletons, log });
   const trends = createTrendsModule({
     config,
     clock,
@@ -194,6 +207,8 @@ export async function composeServices(input: CompositionInput): Promise<Composit
     worker,
     poke,
     trends: trends.api.trends,
+    signals: signals.api.signals,
+    users: accounts.api.accounts,
   });
   // What webhooks and the ad integrations read of a user's insights (next steps, previews).
   const insightsReader = overrides.insights ?? insights.api.insights;
@@ -210,6 +225,7 @@ export async function composeServices(input: CompositionInput): Promise<Composit
     publicBaseUrl: config.publicBaseUrl,
     insights: insightsReader,
     trends: trends.api,
+    users: accounts.api.accounts,
   });
   const stream = await createStreamModule({
     pubsub,
@@ -223,12 +239,12 @@ export async function composeServices(input: CompositionInput): Promise<Composit
     config,
     clock,
     db,
-    dialect,
     events,
     poke,
     exclusive,
     signals: signals.api,
     trends: trends.api,
+    interests: accounts.api.interests,
   });
   const content = createContentModule({ config, clock, db, redis, jobs, log, sources: signals.api.sources });
   const integrations = createIntegrationsModule({
@@ -243,6 +259,7 @@ export async function composeServices(input: CompositionInput): Promise<Composit
     outbound,
     poke,
     trends: trends.api.trends,
+    users: accounts.api.accounts,
     crisis: crisis.api.crisis,
     adsCrisisGate: overrides.crisisGate,
     insights: insightsReader,
@@ -269,7 +286,16 @@ export async function composeServices(input: CompositionInput): Promise<Composit
     interests: accounts.api.interests,
     insights: insights.api.insights,
   });
-  const dataExports = createExportsModule({ ...core, box, jobs, worker, outbound, audit, poke });
+  const dataExports = createExportsModule({
+    ...core,
+    box,
+    jobs,
+    worker,
+    outbound,
+    audit,
+    poke,
+    accounts: accounts.api.accounts,
+  });
   const notifications = createNotificationsModule({
     ...core,
     accounts: accounts.api.accounts,

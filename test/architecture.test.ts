@@ -53,7 +53,7 @@ describe('structure rules', () => {
     assert.equal(result.status, 0, result.stdout + result.stderr);
   });
 
-  test('SQL only in stores, the injected clock and one wiring style hold', () => {
+  test('SQL only in stores, the injected clock, one wiring style and tables through their owner hold', () => {
     const result = structure();
     assert.equal(result.status, 0, result.stdout + result.stderr);
   });
@@ -168,5 +168,70 @@ describe('structure rules', () => {
     assert.match(result.stderr, /__planted_long\.ts:0 file-size: 801 lines/);
     assert.match(result.stderr, /__planted_lexicon\.ts:0 literal-data: 301 lines of literal data/);
     assert.doesNotMatch(result.stderr, /__planted_fits|__planted_table/);
+  });
+  test("a planted query of another owner's table is caught: builder, join, sql template, raw statement", () => {
+    // A store of the webhooks module (so that sql-only-in-stores has nothing to say).
+    const store = 'src/modules/webhooks/__planted_tables/store.ts';
+    const migration = 'src/modules/webhooks/migrations/__planted_tables.ts';
+    const platform = 'src/platform/__planted_tables.ts';
+    const result = planted(
+      {
+        [store]:
+          "import { sql } from 'kysely';\n" +
+          '// biome-ignore lint/suspicious/noExplicitAny: planted\n' +
+          'export const planted = (db: any, columns: any) => [\n' +
+          "  db.selectFrom('signals').selectAll(),\n" +
+          "  db.selectFrom('webhook_subscriptions as s').innerJoin('users as u', 'u.id', 's.user_id'),\n" +
+          // After a substitution: the table is in the template's tail.
+          '  sql`select $' +
+          "{columns} from jobs where status = 'failed'`,\n" +
+          "  'update trends set dirty = 1 where id = ?',\n" +
+          "  db.selectFrom('webhook_deliveries').leftJoin('webhook_executions as e', 'e.delivery_id', 'id'),\n" +
+          '];\n',
+        // Migrations may read another owner's tables (as they were at their place in the order).
+        [migration]: "export const reads = (db: any) => db.selectFrom('signals').selectAll();\n",
+        [platform]: "export const keys = (db: any) => db.updateTable('api_keys').set({ last_used_at: 1 });\n",
+      },
+      () => structure([store, migration, platform].map((f) => path.join(ROOT, f))),
+    );
+    assert.equal(result.status, 1, result.stdout + result.stderr);
+    const found = result.stderr.split('\n').filter((line) => line.includes('tables-through-their-owner'));
+    const at = (file: string, line: number, what: string) =>
+      assert.ok(
+        found.some((f) => f.includes(`${file}:${line} tables-through-their-owner: ${what}`)),
+        `${file}:${line} ${what} not reported:\n${result.stderr}`,
+      );
+    at(store, 4, 'selectFrom: signals (owned by signals)');
+    at(store, 5, 'innerJoin: users (owned by accounts)');
+    at(store, 6, 'sql template: jobs (owned by the platform)');
+    at(store, 7, 'raw SQL: trends (owned by trends)');
+    at(platform, 1, 'updateTable: api_keys (owned by accounts)');
+    assert.equal(found.length, 5, `only those five:\n${found.join('\n')}`);
+    assert.doesNotMatch(result.stderr, /migrations\/__planted_tables/);
+  });
+
+  test('owners are read from the tables files: a new module owning a table is its one owner', () => {
+    const tables = 'src/modules/__planted_owner/tables.ts';
+    const store = 'src/modules/stream/__planted_owner/store.ts';
+    const result = planted(
+      {
+        [tables]: 'export interface PlantedTables {\n  planted_things: { id: number };\n}\n',
+        [store]: "export const read = (db: any) => db.deleteFrom('planted_things');\n",
+      },
+      () => structure([path.join(ROOT, store), path.join(ROOT, tables)]),
+    );
+    assert.equal(result.status, 1, result.stdout + result.stderr);
+    assert.match(
+      result.stderr,
+      /__planted_owner\/store\.ts:1 tables-through-their-owner: deleteFrom: planted_things \(owned by __planted_owner\)/,
+    );
+    const twice = planted(
+      {
+        [tables]: 'export interface PlantedTables {\n  signals: { id: number };\n}\n',
+      },
+      () => structure([path.join(ROOT, tables)]),
+    );
+    assert.notEqual(twice.status, 0, 'a table declared by two owners passed');
+    assert.match(twice.stderr, /table signals is declared by both/);
   });
 });

@@ -5,6 +5,7 @@ import type { Config } from '../config.ts';
 import type { Database } from '../database.ts';
 import { migrateAppToLatest } from '../migrations.ts';
 import { AccountsService, AccountsStore, ALL_PERMISSIONS } from '../modules/accounts/index.ts';
+import { organisationMemberships } from '../modules/organisations/index.ts';
 import { type Actor, AuditLog } from '../platform/audit.ts';
 import { KeyCache } from '../platform/auth.ts';
 import { systemClock } from '../platform/clock.ts';
@@ -32,9 +33,9 @@ export async function withAccounts<T>(
       pubsub = new RedisPubSub(redis, subscriber, config.redisKeyPrefix);
       closers.push(() => redis.disconnect());
     }
-    const store = new AccountsStore(handle.db);
+    const store = new AccountsStore(handle.db, handle.dialect);
     const platformDb = platformTables(handle.db);
-    const usage = new UsageCounter(platformDb);
+    const usage = new UsageCounter(platformDb, store);
     const limits = new RateLimits({
       redis,
       prefix: config.redisKeyPrefix,
@@ -48,6 +49,7 @@ export async function withAccounts<T>(
       limits,
       usage,
       audit: new AuditLog(platformDb, systemClock),
+      memberships: organisationMemberships(handle.db, handle.dialect),
     });
     return await work(accounts, store);
   } finally {

@@ -40,7 +40,7 @@ export async function withSignals<T>(config: Config, work: (tools: SignalTools) 
       signals: new SignalsService(signalsStore, systemClock),
       signalsStore,
       trends,
-      processor: new TrendProcessor(trends, systemClock, nlp, {
+      processor: new TrendProcessor(trends, signalsStore, systemClock, nlp, {
         sharedEvidence: redis ? new RedisEvidence(redis, config.redisKeyPrefix, systemClock) : undefined,
         onSharedEvidenceError: (error) =>
           process.stderr.write(

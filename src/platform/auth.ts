@@ -4,7 +4,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { type Clock, nextUtcMidnight, systemClock, utcDate } from './clock.ts';
 import { sha256Hex } from './crypto.ts';
-import type { UserRow } from './db/schema.ts';
 import { ApiError, forbidden, unauthorized } from './errors.ts';
 import { asArray } from './http.ts';
 import type { Plan, PlanName, PlanTable } from './plans.ts';
@@ -31,13 +30,20 @@ export type Access =
   | 'public'
   | { permission: Permission; quota?: 'count' | 'exempt'; entitlement?: keyof Plan };
 
+/**
+ * The row of the user a key belongs to. Users are the accounts module's table: it declares the row's fields by
+ * augmenting this interface (modules/accounts/tables.ts); the platform reads none of them.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by declaration merging from the accounts module.
+export interface PrincipalUser {}
+
 export interface Principal {
   userId: number;
   email: string;
   plan: PlanName;
   userActive: boolean;
   /** The user's row as of verification (at most the cache lifetime old; cleared when the user changes). */
-  user: UserRow;
+  user: PrincipalUser;
   keyId: number;
   keyPermissions: Permission[];
   keyExpiresAt: number | null;

@@ -19,10 +19,17 @@ declare module 'fastify' {
   }
 }
 
+/** What a replay checks of the key that made the first request: the accounts module's `api_keys` (its store). */
+interface KeyGrants {
+  /** The key's permissions (JSON) and expiry as stored now, or undefined when it no longer exists. */
+  keyGrant(keyId: number): Promise<{ permissions: string; expires_at: number | null } | undefined>;
+}
+
 export class IdempotencyStore {
   constructor(
     private readonly db: PlatformDb,
     private readonly clock: Clock,
+    private readonly keys: KeyGrants,
   ) {}
 
   find(userId: number, key: string) {
@@ -36,11 +43,7 @@ export class IdempotencyStore {
 
   /** The key's permissions (JSON) and expiry as stored now, or undefined when it no longer exists. */
   findKey(keyId: number) {
-    return this.db
-      .selectFrom('api_keys')
-      .select(['permissions', 'expires_at'])
-      .where('id', '=', keyId)
-      .executeTakeFirst();
+    return this.keys.keyGrant(keyId);
   }
 
   async insertRunning(

@@ -3,12 +3,21 @@
 import { sql } from 'kysely';
 import type { PlatformDb } from './db/index.ts';
 
+/** Where keys' last use is stored: the accounts module's `api_keys` (the composition root gives its store). */
+interface KeyUses {
+  /** Key id → when it was last used; a later use already stored is kept. */
+  markKeysUsed(used: ReadonlyMap<number, number>): Promise<void>;
+}
+
 export class UsageCounter {
   private pending = new Map<string, number>();
   private lastUsed = new Map<number, number>();
   private flushing: Promise<void> | null = null;
 
-  constructor(private readonly db: PlatformDb) {}
+  constructor(
+    private readonly db: PlatformDb,
+    private readonly keys: KeyUses,
+  ) {}
 
   record(userId: number, date: string): void {
     const key = `${userId}|${date}`;
@@ -84,14 +93,7 @@ export class UsageCounter {
             .execute();
         }
       }
-      for (const [id, at] of used) {
-        await this.db
-          .updateTable('api_keys')
-          .set({ last_used_at: at })
-          .where('id', '=', id)
-          .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', at)]))
-          .execute();
-      }
+      if (used.size > 0) await this.keys.markKeysUsed(used);
     } catch (error) {
       // Put the counts back so the next flush retries them; nothing is lost while the process lives.
       for (const [key, count] of counts) this.pending.set(key, (this.pending.get(key) ?? 0) + count);

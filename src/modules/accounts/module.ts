@@ -3,6 +3,7 @@ import type { DB } from '../../database.ts';
 import type { AuditLog } from '../../platform/audit.ts';
 import type { KeyCache } from '../../platform/auth.ts';
 import type { Clock } from '../../platform/clock.ts';
+import type { Dialect } from '../../platform/db/index.ts';
 import { type Module, routes } from '../../platform/module.ts';
 import type { PlanTable } from '../../platform/plans.ts';
 import type { RateLimits } from '../../platform/ratelimit.ts';
@@ -16,12 +17,15 @@ import { AccountsStore } from './store.ts';
 
 interface AccountsModuleDeps {
   db: DB;
+  dialect: Dialect;
   clock: Clock;
   plans: PlanTable;
   keyCache: KeyCache;
   limits: RateLimits;
   usage: UsageCounter;
   audit: AuditLog;
+  /** A new user's organisation and membership, written in the user's transaction (organisationMemberships). */
+  memberships: ConstructorParameters<typeof AccountsService>[1]['memberships'];
 }
 
 export type AccountsModule = Module<
@@ -34,9 +38,17 @@ export type AccountsModule = Module<
   'accounts' | 'interests'
 >;
 
+/**
+ * What the platform's usage counter and idempotency store read and write of API keys (this module's table),
+ * available before the module is built since the module itself needs the usage counter.
+ */
+export function apiKeyRecords(db: DB, dialect: Dialect): Pick<AccountsStore, 'keyGrant' | 'markKeysUsed'> {
+  return new AccountsStore(db, dialect);
+}
+
 export function createAccountsModule(deps: AccountsModuleDeps): AccountsModule {
   const { db, clock, plans } = deps;
-  const keys = new AccountsStore(db);
+  const keys = new AccountsStore(db, deps.dialect);
   const accounts = new AccountsService(keys, {
     clock,
     plans,
@@ -44,6 +56,7 @@ export function createAccountsModule(deps: AccountsModuleDeps): AccountsModule {
     limits: deps.limits,
     usage: deps.usage,
     audit: deps.audit,
+    memberships: deps.memberships,
   });
   const interests = new InterestsService(new InterestsStore(db), clock);
   return {

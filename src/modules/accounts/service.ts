@@ -6,12 +6,12 @@ import type { Actor, AuditLog } from '../../platform/audit.ts';
 import type { KeyCache, Permission } from '../../platform/auth.ts';
 import { type Clock, DAY_MS, isoString, nextUtcMidnight, utcDate } from '../../platform/clock.ts';
 import { randomBase62, sha256Hex } from '../../platform/crypto.ts';
-import type { ApiKeyRow, UserRow } from '../../platform/db/schema.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.ts';
 import { estimateCost, type PlanName, type PlanTable } from '../../platform/plans.ts';
 import type { RateLimits } from '../../platform/ratelimit.ts';
 import type { UsageCounter } from '../../platform/usage.ts';
 import type { AccountsStore } from './store.ts';
+import type { ApiKeyRow, UserRow } from './tables.ts';
 
 export const ALL_PERMISSIONS: Permission[] = ['read', 'write', 'ingest', 'admin'];
 /** A member's role in their organisation (the organisations module manages them). */
@@ -62,6 +62,19 @@ interface UserProfileView {
   created_at: string | null;
 }
 
+/**
+ * Where a user's membership is written: the organisations module's tables, through its store (the composition
+ * root gives it), in the caller's transaction, so a user never exists without one.
+ */
+interface Memberships {
+  /** A new organisation; its id. */
+  insertOrganisation(name: string, now: number, executor: Executor): Promise<number>;
+  insertMember(
+    member: { organisation_id: number; user_id: number; role: string; joined_at: number },
+    executor: Executor,
+  ): Promise<void>;
+}
+
 export class AccountsService {
   constructor(
     private readonly store: AccountsStore,
@@ -72,6 +85,7 @@ export class AccountsService {
       limits: RateLimits;
       usage: UsageCounter;
       audit: AuditLog;
+      memberships: Memberships;
     },
   ) {}
 
@@ -172,7 +186,7 @@ export class AccountsService {
         throw error;
       }
       if (input.organisation) {
-        await this.store.insertMembership(
+        await this.deps.memberships.insertMember(
           { organisation_id: input.organisation.id, user_id: user.id, role, joined_at: now },
           trx,
         );
@@ -204,8 +218,12 @@ export class AccountsService {
     executor: Executor,
   ): Promise<void> {
     const now = this.deps.clock.now();
-    const organisationId = await this.store.insertOrganisation(user.full_name ?? user.email, now, executor);
-    await this.store.insertMembership(
+    const organisationId = await this.deps.memberships.insertOrganisation(
+      user.full_name ?? user.email,
+      now,
+      executor,
+    );
+    await this.deps.memberships.insertMember(
       { organisation_id: organisationId, user_id: user.id, role: 'owner', joined_at: now },
       executor,
     );
@@ -258,6 +276,51 @@ export class AccountsService {
     );
     if (!user) throw notFound('No such user.');
     return user;
+  }
+
+  // ---------- what other modules read of users (they query no users table themselves)
+
+  /** Email and name of each of the users, by id (ids of no user are absent). */
+  identities(userIds: readonly number[], executor?: Executor) {
+    return this.store.identities(userIds, executor);
+  }
+
+  /** Which of the users are enabled: a disabled account (e.g. a removed member) gets nothing delivered. */
+  activeAmong(userIds: readonly number[]): Promise<Set<number>> {
+    return userIds.length === 0 ? Promise.resolve(new Set()) : this.store.activeAmong(userIds);
+  }
+
+  async userIdByEmail(email: string, executor?: Executor): Promise<number | undefined> {
+    return (await this.store.findUserByEmail(email, executor))?.id;
+  }
+
+  planOf(userId: number, executor?: Executor): Promise<string | undefined> {
+    return this.store.planOf(userId, executor);
+  }
+
+  /**
+   * Whether the account is enabled and which organisation it left, in the caller's transaction; with `lock`
+   * the row is locked on PostgreSQL until it ends.
+   */
+  standing(userId: number, executor: Executor, lock?: boolean) {
+    return this.store.standing(userId, executor, lock);
+  }
+
+  /** Whether some account stands marked as having left the organisation (it may be invited back). */
+  hasFormerMembers(organisationId: number, executor: Executor): Promise<boolean> {
+    return this.store.anyLeft(organisationId, executor);
+  }
+
+  /**
+   * The copy of a member's role on their user row (the verified key's cached row carries it), in the
+   * organisations module's transaction that changes the membership.
+   */
+  async setOrganisationRole(userId: number, role: OrganisationRole, executor: Executor): Promise<void> {
+    await this.store.updateUser(
+      userId,
+      { organization_role: role, updated_at: this.deps.clock.now() },
+      executor,
+    );
   }
 
   async listUsers(limit: number, offset: number) {

@@ -1,10 +1,13 @@
-// SQL for users, API keys, audit log entries and stored usage.
+// SQL for users and API keys. Other modules and the platform read them through AccountsService or ports the
+// composition root fills with these methods; the organisation a new user joins is written through the
+// Memberships port (the organisations module's tables).
 
 import type { Transaction } from 'kysely';
 import type { Database, DB, Executor } from '../../database.ts';
 import type { Permission, Principal } from '../../platform/auth.ts';
-import type { ApiKeyRow, NewUser, UserRow, UserUpdate } from '../../platform/db/schema.ts';
+import type { Dialect } from '../../platform/db/index.ts';
 import type { PlanName } from '../../platform/plans.ts';
+import type { ApiKeyRow, NewUser, UserRow, UserUpdate } from './tables.ts';
 
 interface NewApiKey {
   user_id: number;
@@ -16,8 +19,14 @@ interface NewApiKey {
   expires_at: number | null;
 }
 
+/** Ids per statement of the reads by many user ids. */
+const ID_CHUNK = 500;
+
 export class AccountsStore {
-  constructor(private readonly db: DB) {}
+  constructor(
+    private readonly db: DB,
+    private readonly dialect: Dialect,
+  ) {}
 
   transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
     return this.db.transaction().execute(work);
@@ -65,6 +74,80 @@ export class AccountsStore {
     return executor.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
   }
 
+  /** Email and name of each of the users (absent ids are left out). */
+  async identities(
+    userIds: readonly number[],
+    executor: Executor = this.db,
+  ): Promise<Map<number, { email: string; full_name: string | null }>> {
+    const out = new Map<number, { email: string; full_name: string | null }>();
+    const ids = [...new Set(userIds)];
+    for (let i = 0; i < ids.length; i += ID_CHUNK) {
+      const rows = await executor
+        .selectFrom('users')
+        .select(['id', 'email', 'full_name'])
+        .where('id', 'in', ids.slice(i, i + ID_CHUNK))
+        .execute();
+      for (const row of rows) out.set(row.id, { email: row.email, full_name: row.full_name });
+    }
+    return out;
+  }
+
+  /** Which of the users are enabled. */
+  async activeAmong(userIds: readonly number[]): Promise<Set<number>> {
+    const out = new Set<number>();
+    const ids = [...new Set(userIds)];
+    for (let i = 0; i < ids.length; i += ID_CHUNK) {
+      const rows = await this.db
+        .selectFrom('users')
+        .select('id')
+        .where('id', 'in', ids.slice(i, i + ID_CHUNK))
+        .where('is_active', '=', 1)
+        .execute();
+      for (const row of rows) out.add(row.id);
+    }
+    return out;
+  }
+
+  async planOf(userId: number, executor: Executor = this.db): Promise<string | undefined> {
+    const row = await executor.selectFrom('users').select('plan').where('id', '=', userId).executeTakeFirst();
+    return row?.plan;
+  }
+
+  /**
+   * Whether the account is enabled and which organisation it was removed from (or left); on PostgreSQL the
+   * row is locked when `lock` is set, so an operator re-enabling it meanwhile waits for (or is seen by) the
+   * caller's transaction.
+   */
+  async standing(
+    userId: number,
+    executor: Executor,
+    lock = false,
+  ): Promise<{ is_active: number; left_organisation_id: number | null } | undefined> {
+    let query = executor
+      .selectFrom('users')
+      .select(['is_active', 'left_organisation_id'])
+      .where('id', '=', userId);
+    if (lock && this.dialect === 'postgres') query = query.forUpdate();
+    const row = await query.executeTakeFirst();
+    return (
+      row && {
+        is_active: Number(row.is_active),
+        left_organisation_id: row.left_organisation_id === null ? null : Number(row.left_organisation_id),
+      }
+    );
+  }
+
+  /** Whether an account stands marked as having left the organisation (which may invite it back). */
+  async anyLeft(organisationId: number, executor: Executor): Promise<boolean> {
+    const row = await executor
+      .selectFrom('users')
+      .select('id')
+      .where('left_organisation_id', '=', organisationId)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   async listUsers(limit: number, offset: number): Promise<{ users: UserRow[]; total: number }> {
     const [users, count] = await Promise.all([
       this.db.selectFrom('users').selectAll().orderBy('id', 'asc').limit(limit).offset(offset).execute(),
@@ -74,22 +157,6 @@ export class AccountsStore {
         .executeTakeFirstOrThrow(),
     ]);
     return { users, total: Number(count.n) };
-  }
-
-  async insertOrganisation(name: string, now: number, executor: Executor = this.db): Promise<number> {
-    const row = await executor
-      .insertInto('organisations')
-      .values({ name, created_at: now })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return row.id;
-  }
-
-  async insertMembership(
-    membership: { organisation_id: number; user_id: number; role: string; joined_at: number },
-    executor: Executor = this.db,
-  ): Promise<void> {
-    await executor.insertInto('organisation_members').values(membership).execute();
   }
 
   /** Revokes every key of the user still unrevoked; returns how many. */
@@ -117,6 +184,27 @@ export class AccountsStore {
       .values({ ...key, permissions: JSON.stringify(key.permissions) })
       .returningAll()
       .executeTakeFirstOrThrow();
+  }
+
+  /** A key's permissions (JSON) and expiry as stored now, or undefined when it no longer exists. */
+  keyGrant(keyId: number) {
+    return this.db
+      .selectFrom('api_keys')
+      .select(['permissions', 'expires_at'])
+      .where('id', '=', keyId)
+      .executeTakeFirst();
+  }
+
+  /** Records when keys were last used (key id → instant); a later use already stored is kept. */
+  async markKeysUsed(used: ReadonlyMap<number, number>): Promise<void> {
+    for (const [id, at] of used) {
+      await this.db
+        .updateTable('api_keys')
+        .set({ last_used_at: at })
+        .where('id', '=', id)
+        .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', at)]))
+        .execute();
+    }
   }
 
   findKeyByHash(hash: string): Promise<ApiKeyRow | undefined> {

@@ -9,7 +9,7 @@ import { HazardEvents } from './hazard-events.ts';
 import type { HazardObservation, LocationQuery } from './hazards.ts';
 import { CrisisOutbox } from './outbox.ts';
 import type { CrisisStore } from './store.ts';
-import { SurgeDetector } from './surges.ts';
+import { SurgeDetector, type SurgeSources } from './surges.ts';
 
 export class CrisisDetector {
   private readonly surges: SurgeDetector;
@@ -20,9 +20,11 @@ export class CrisisDetector {
     events: EventRecorder<CrisisEvents>,
     private readonly clock: Clock,
     config: Pick<Config, 'publicBaseUrl'>,
+    /** Signals, interests and trends, from their owners. */
+    sources: SurgeSources,
   ) {
     const outbox = new CrisisOutbox(store, events, config);
-    this.surges = new SurgeDetector(store, outbox, config);
+    this.surges = new SurgeDetector(store, sources, outbox, config);
     this.hazards = new HazardEvents(store, outbox, clock);
   }
 

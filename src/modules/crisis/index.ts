@@ -11,4 +11,3 @@ export { type CrisisModule, createCrisisModule } from './module.ts';
 // The hazard adapters' severity mappings, kept beside the severity_basis text that describes them.
 export { FRESHNESS_WINDOWS_MS, floodSeverity, usgsSeverity } from './scoring.ts';
 export { CrisisService } from './service.ts';
-export { CrisisStore } from './store.ts';

@@ -59,6 +59,11 @@ export class CrisisService {
     private readonly config: Pick<Config, 'publicBaseUrl'>,
   ) {}
 
+  /** Hazard observations since `since`, oldest first, at most `limit` (the public demo signals show them). */
+  hazardsSince(since: number, limit?: number) {
+    return this.store.hazardsSince(since, limit);
+  }
+
   async list(userId: number, q: ListQuery) {
     const now = this.clock.now();
     const limit = q.limit ?? 20;

@@ -3,9 +3,7 @@
 
 import { type Insertable, type Selectable, type SqlBool, sql, type Updateable } from 'kysely';
 import type { DB } from '../../database.ts';
-import type { Dialect } from '../../platform/db/index.ts';
-import { insertLockKey } from '../../platform/db/insert-locks.ts';
-import { containsPattern, likeEscape } from '../../platform/db/like.ts';
+import { containsPattern } from '../../platform/db/like.ts';
 import type {
   CrisisEventsTable,
   CrisisEvidenceTable,
@@ -19,18 +17,6 @@ export type EvidenceRow = Selectable<CrisisEvidenceTable>;
 export type ReviewRow = Selectable<CrisisReviewsTable>;
 export type MentionRow = Selectable<CrisisMentionsTable>;
 export type HazardRow = Selectable<CrisisHazardsTable>;
-
-export interface SignalRow {
-  id: number;
-  source: string;
-  external_id: string;
-  text: string;
-  title: string | null;
-  url: string | null;
-  author: string | null;
-  engagement: string | null;
-  observed_at: number;
-}
 
 interface ListFilter {
   userId: number;
@@ -52,14 +38,8 @@ interface ListFilter {
 
 const CHUNK = 200;
 
-/** How long the crisis detector waits for signal inserts under way before it reads no new signals this pass. */
-const SETTLE_LOCK_TIMEOUT = '2s';
-
 export class CrisisStore {
-  constructor(
-    private readonly db: DB,
-    private readonly dialect: Dialect,
-  ) {}
+  constructor(private readonly db: DB) {}
 
   transaction<T>(fn: (trx: DB) => Promise<T>): Promise<T> {
     return this.db.transaction().execute(fn);
@@ -81,58 +61,6 @@ export class CrisisStore {
       .insertInto('crisis_cursor')
       .values({ name, position })
       .onConflict((oc) => oc.column('name').doUpdateSet({ position }))
-      .execute();
-  }
-
-  async maxSignalId(executor: DB = this.db): Promise<number> {
-    const row = await executor
-      .selectFrom('signals')
-      .select((eb) => eb.fn.max('id').as('m'))
-      .executeTakeFirst();
-    return row?.m === null || row?.m === undefined ? 0 : Number(row.m);
-  }
-
-  /**
-   * The highest signal id with no insert of a lower one still under way, or null when that cannot be known now.
-   * SQLite hands ids out in commit order (one writer). PostgreSQL hands them out at insert, so a lower id can
-   * commit after a higher one: there the id is read holding the signal-inserts lock exclusive, which waits for
-   * the inserts under way to commit (at most SETTLE_LOCK_TIMEOUT; null then) and holds new ones back for that
-   * one read.
-   */
-  async settledSignalId(): Promise<number | null> {
-    if (this.dialect === 'sqlite') return this.maxSignalId();
-    try {
-      return await this.db.transaction().execute(async (trx) => {
-        await sql`set local lock_timeout = ${sql.lit(SETTLE_LOCK_TIMEOUT)}`.execute(trx);
-        await sql`select pg_advisory_xact_lock(${sql.raw(insertLockKey('signals'))})`.execute(trx);
-        return this.maxSignalId(trx);
-      });
-    } catch (error) {
-      // lock_not_available: an insert transaction held its lock that long.
-      if ((error as { code?: string }).code === '55P03') return null;
-      throw error;
-    }
-  }
-
-  /** Signals after id `id` up to id `through`, in id order, at most `limit`. */
-  signalsAfter(id: number, through: number, limit: number): Promise<SignalRow[]> {
-    return this.db
-      .selectFrom('signals')
-      .select(['id', 'source', 'external_id', 'text', 'title', 'url', 'author', 'engagement', 'observed_at'])
-      .where('id', '>', id)
-      .where('id', '<=', through)
-      .orderBy('id')
-      .limit(limit)
-      .execute();
-  }
-
-  /** Active interests of every user (the watch list). */
-  watchedInterests(): Promise<{ user_id: number; keyword: string; key: string }[]> {
-    return this.db
-      .selectFrom('topic_interests')
-      .select(['user_id', 'keyword', 'key'])
-      .where('status', '=', 'active')
-      .orderBy('id')
       .execute();
   }
 
@@ -205,31 +133,6 @@ export class CrisisStore {
 
   async pruneMentions(before: number): Promise<void> {
     await this.db.deleteFrom('crisis_mentions').where('observed_at', '<', before).execute();
-  }
-
-  /** The best trend for an interest key: the same key, else the busiest trend containing it as whole words. */
-  async trendForKey(key: string, executor: DB = this.db): Promise<{ id: number; title: string } | null> {
-    const exact = await executor
-      .selectFrom('trends')
-      .select(['id', 'title'])
-      .where('key', '=', key)
-      .executeTakeFirst();
-    if (exact) return exact;
-    const k = likeEscape(key);
-    const row = await executor
-      .selectFrom('trends')
-      .select(['id', 'title'])
-      .where((eb) =>
-        eb.or([
-          sql<SqlBool>`key like ${`${k} %`} escape '\\'`,
-          sql<SqlBool>`key like ${`% ${k}`} escape '\\'`,
-          sql<SqlBool>`key like ${`% ${k} %`} escape '\\'`,
-        ]),
-      )
-      .orderBy('mentions', 'desc')
-      .orderBy('id')
-      .executeTakeFirst();
-    return row ?? null;
   }
 
   // --- hazards --------------------------------------------------------------------------------------

@@ -45,8 +45,40 @@ import {
   windowBaseline,
   zScore,
 } from './scoring.ts';
-import type { CrisisStore, EventRow, MentionRow, SignalRow } from './store.ts';
+import type { CrisisStore, EventRow, MentionRow } from './store.ts';
 import { type KeyedMention, linkSubjects, poolMentions, type Subject } from './subjects.ts';
+
+/** A stored signal as a pass reads it. */
+interface SignalRow {
+  id: number;
+  source: string;
+  external_id: string;
+  text: string;
+  title: string | null;
+  url: string | null;
+  author: string | null;
+  engagement: string | null;
+  observed_at: number;
+}
+
+/**
+ * What a pass reads of other modules' data, from their owners (the composition root gives the signals store, the
+ * interests service and the trends service).
+ */
+export interface SurgeSources {
+  signals: {
+    /** The highest signal id stored (0 when none). */
+    maxId(): Promise<number>;
+    /** The highest signal id with no insert of a lower one under way; null when that cannot be known now. */
+    settledMaxId(): Promise<number | null>;
+    /** Signals after id `id` up to id `through`, in id order, at most `limit`. */
+    between(id: number, through: number, limit: number): Promise<SignalRow[]>;
+  };
+  /** Every user's active interests (the watch list), in the order they were created. */
+  interests: { watched(): Promise<{ user_id: number; keyword: string; key: string }[]> };
+  /** The best trend for an interest key, read in the event's transaction. */
+  trends: { trendForKey(key: string, executor: DB): Promise<{ id: number; title: string } | null> };
+}
 
 const BATCH = 500;
 const MAX_BATCHES_PER_PASS = 8;
@@ -208,11 +240,12 @@ export class SurgeDetector {
   private readonly reads = new Map<number, { alarm: Alarm; domains: string[] }>();
   /** What a post mentioning several keys of one subject reads as for all of them (by signal and keys). */
   private readonly pooledAlarms = new Map<string, Alarm>();
-  /** The highest signal id last known settled (store.ts `settledSignalId`). */
+  /** The highest signal id last known settled (the signals store's `settledMaxId`). */
   private settled = 0;
 
   constructor(
     private readonly store: CrisisStore,
+    private readonly sources: SurgeSources,
     private readonly outbox: CrisisOutbox,
     private readonly config: Pick<Config, 'publicBaseUrl'>,
   ) {}
@@ -222,7 +255,7 @@ export class SurgeDetector {
     const watchers = new Map<string, Watcher[]>();
     // Each user's interests: key → keyword, in the order they were created.
     const interests = new Map<number, Map<string, string>>();
-    for (const row of await this.store.watchedInterests()) {
+    for (const row of await this.sources.interests.watched()) {
       const list = watchers.get(row.key) ?? [];
       list.push({ user_id: row.user_id, keyword: row.keyword });
       watchers.set(row.key, list);
@@ -274,7 +307,7 @@ export class SurgeDetector {
     let cursor = (await this.store.cursor('signals')) ?? 0;
     if (watchers.size === 0) {
       // Nothing to watch: skip ahead, so a later interest only sees signals from its creation on.
-      const max = await this.store.maxSignalId();
+      const max = await this.sources.signals.maxId();
       if (max > cursor) await this.store.setCursor('signals', max);
       return touched;
     }
@@ -289,10 +322,10 @@ export class SurgeDetector {
       }
     }
     // Read no further than the inserts that have ended: a later commit of a lower id must not be skipped.
-    const settled = (await this.store.settledSignalId()) ?? this.settled;
+    const settled = (await this.sources.signals.settledMaxId()) ?? this.settled;
     this.settled = settled;
     for (let batch = 0; batch < MAX_BATCHES_PER_PASS; batch++) {
-      const signals = await this.store.signalsAfter(cursor, settled, BATCH);
+      const signals = await this.sources.signals.between(cursor, settled, BATCH);
       if (signals.length === 0) break;
       const mentions = signals.flatMap((s) => this.mentionsOf(s, byFirst));
       await this.store.insertMentions(mentions);
@@ -541,7 +574,7 @@ export class SurgeDetector {
     trx: DB,
   ): Promise<number> {
     const { basis, severity } = reading;
-    const trend = await this.store.trendForKey(key, trx);
+    const trend = await this.sources.trends.trendForKey(key, trx);
     const row = await this.store.insertEvent(
       {
         user_id: userId,
@@ -651,7 +684,7 @@ export class SurgeDetector {
     );
     const trend =
       event.trend_id === null
-        ? await this.store.trendForKey(event.watch_key, trx)
+        ? await this.sources.trends.trendForKey(event.watch_key, trx)
         : { id: Number(event.trend_id) };
     const patch = {
       severity: peak,

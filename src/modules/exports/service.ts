@@ -76,6 +76,8 @@ interface ExportsDeps {
   /** Tells the local worker that jobs were committed. */
   poke: () => void;
   trends: Pick<TrendsService, 'list'>;
+  /** Which users' accounts are enabled (the accounts module's AccountsService). */
+  accounts: { activeAmong(userIds: readonly number[]): Promise<Set<number>> };
   /** Source of backoff jitter; injectable for tests. */
   random?: () => number;
 }
@@ -345,9 +347,16 @@ export class ExportsService {
   async scheduleDue(): Promise<number> {
     const now = this.deps.clock.now();
     let queued = 0;
+    let after: { next_run_at: number; id: number } | undefined;
     for (;;) {
-      const due = await this.store.dueConfigs(now, SCHEDULER_BATCH);
+      const due = await this.store.dueConfigs(now, SCHEDULER_BATCH, after);
+      if (due.length === 0) break;
+      const last = due[due.length - 1]!;
+      after = { next_run_at: Number(last.next_run_at), id: Number(last.id) };
+      // A disabled account (e.g. a removed organisation member) gets nothing delivered; its runs stay due.
+      const enabled = await this.deps.accounts.activeAmong(due.map((config) => Number(config.user_id)));
       for (const config of due) {
+        if (!enabled.has(Number(config.user_id))) continue;
         // The slot passed while nothing was running (the scheduler looks every minute): it is skipped, not made up.
         const missed = now - Number(config.next_run_at) > MISSED_AFTER_MS;
         const next = nextRunAt(

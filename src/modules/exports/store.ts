@@ -84,32 +84,34 @@ export class ExportsStore {
   }
 
   /**
-   * Active configurations whose next run has come, oldest first. A `none` schedule never has a next run; it is
-   * also left out by name, so that no row can ever bring it here.
+   * Active configurations whose next run has come, oldest first, the page after `after` (keyset on next_run_at
+   * and id). A `none` schedule never has a next run; it is also left out by name, so that no row can ever bring
+   * it here. The caller leaves out those of disabled accounts.
    */
-  dueConfigs(now: number, limit: number, executor: Executor = this.db): Promise<ConfigRow[]> {
-    return (
-      executor
-        .selectFrom('export_configs')
-        .selectAll()
-        .where('is_active', '=', 1)
-        .where('next_run_at', '<=', now)
-        .where('schedule', '!=', 'none')
-        // A disabled account (e.g. a removed organisation member) gets nothing delivered.
-        .where((eb) =>
-          eb.exists(
-            eb
-              .selectFrom('users')
-              .select('users.id')
-              .whereRef('users.id', '=', 'export_configs.user_id')
-              .where('users.is_active', '=', 1),
-          ),
-        )
-        .orderBy('next_run_at')
-        .orderBy('id')
-        .limit(limit)
-        .execute()
-    );
+  dueConfigs(
+    now: number,
+    limit: number,
+    after?: { next_run_at: number; id: number },
+    executor: Executor = this.db,
+  ): Promise<ConfigRow[]> {
+    return executor
+      .selectFrom('export_configs')
+      .selectAll()
+      .where('is_active', '=', 1)
+      .where('next_run_at', '<=', now)
+      .where('schedule', '!=', 'none')
+      .$if(after !== undefined, (qb) =>
+        qb.where((eb) =>
+          eb.or([
+            eb('next_run_at', '>', after!.next_run_at),
+            eb.and([eb('next_run_at', '=', after!.next_run_at), eb('id', '>', after!.id)]),
+          ]),
+        ),
+      )
+      .orderBy('next_run_at')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
   }
 
   /**

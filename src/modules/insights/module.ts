@@ -24,7 +24,13 @@ interface InsightsModuleDeps {
   /** Tells the job worker that a task was queued. */
   poke: () => void;
   trends: TrendsService;
+  /** Recent signals that mention a trend (the signals module's SignalsService). */
+  signals: InsightsServiceOptions['signals'];
+  /** A user's plan (the accounts module's AccountsService). */
+  users: InsightsServiceOptions['users'];
 }
+
+type InsightsServiceOptions = ConstructorParameters<typeof InsightsService>[0];
 
 export type InsightsModule = Module<
   {
@@ -41,6 +47,8 @@ export function createInsightsModule(deps: InsightsModuleDeps): InsightsModule {
   const insights = new InsightsService({
     store: new InsightsStore(deps.db, deps.dialect),
     trends: deps.trends,
+    signals: deps.signals,
+    users: deps.users,
     jobs: deps.jobs,
     clock: deps.clock,
     plans: config.plans,

@@ -40,9 +40,33 @@ interface SearchMeta {
   trend_name: string | null;
 }
 
+/** Recent signals that mention a trend (the signals module's SignalsService). */
+interface SignalSearch {
+  containing(
+    needles: string[],
+    since: number,
+    limit: number,
+  ): Promise<
+    {
+      text: string;
+      title: string | null;
+      source: string;
+      observed_at: number;
+      url: string | null;
+      location: string | null;
+      lang: string | null;
+      keywords: string | null;
+    }[]
+  >;
+}
+
 interface InsightsServiceOptions {
   store: InsightsStore;
+  /** Trends, their surface forms and snapshots: read and marked out of date through the trends module. */
   trends: TrendsService;
+  signals: SignalSearch;
+  /** A user's plan when the caller does not know it (the accounts module's AccountsService). */
+  users: { planOf(userId: number): Promise<string | undefined> };
   jobs: JobQueue;
   clock: Clock;
   plans: PlanTable;
@@ -70,6 +94,8 @@ function containsTokens(haystack: string[], needle: string[]): boolean {
 export class InsightsService {
   private readonly store: InsightsStore;
   private readonly trends: TrendsService;
+  private readonly signals: SignalSearch;
+  private readonly users: InsightsServiceOptions['users'];
   private readonly jobs: JobQueue;
   private readonly clock: Clock;
   private readonly plans: PlanTable;
@@ -80,6 +106,8 @@ export class InsightsService {
   constructor(options: InsightsServiceOptions) {
     this.store = options.store;
     this.trends = options.trends;
+    this.signals = options.signals;
+    this.users = options.users;
     this.jobs = options.jobs;
     this.clock = options.clock;
     this.plans = options.plans;
@@ -93,7 +121,7 @@ export class InsightsService {
   }
 
   private async requireTrend(trendId: number) {
-    const trend = await this.store.findTrend(trendId);
+    const trend = await this.trends.find(trendId);
     if (!trend) throw notFound(`No trend has id ${trendId}.`);
     return trend;
   }
@@ -105,7 +133,7 @@ export class InsightsService {
 
   /** Generations charged to the user this UTC month, and the plan's limit (null = unlimited). */
   async usage(userId: number, plan?: string): Promise<{ count: number; limit: number | null }> {
-    const planName = plan ?? (await this.store.userPlan(userId)) ?? 'developer';
+    const planName = plan ?? (await this.users.planOf(userId)) ?? 'developer';
     const count = await this.store.chargedSince(userId, monthStart(this.clock.now()));
     return { count, limit: this.limitOf(planName) };
   }
@@ -209,7 +237,7 @@ export class InsightsService {
 
   /** The signals behind a trend: recent ones that mention it as the trend engine would key it. */
   async signalsFor(trend: { id: number; key: string; title: string }): Promise<AnalyzerSignal[]> {
-    const surfaces = await this.store.surfacesOf(trend.id, SURFACES);
+    const surfaces = await this.trends.topSurfaces(trend.id, SURFACES);
     const needles = [
       ...new Set(
         [trend.key, trend.title, ...surfaces]
@@ -220,7 +248,7 @@ export class InsightsService {
     // A needle containing a shorter needle finds nothing more: keep the query's OR list short.
     const minimal = needles.filter((n) => !needles.some((m) => m !== n && n.includes(m)));
     const since = this.clock.now() - WINDOW_DAYS * DAY_MS;
-    const rows = await this.store.signalsContaining(minimal, since, CANDIDATE_LIMIT);
+    const rows = await this.signals.containing(minimal, since, CANDIDATE_LIMIT);
     const keyTokens = trend.key.split(' ');
     const out: AnalyzerSignal[] = [];
     for (const row of rows) {
@@ -256,7 +284,7 @@ export class InsightsService {
   }
 
   private async compute(
-    trend: NonNullable<Awaited<ReturnType<InsightsStore['findTrend']>>>,
+    trend: NonNullable<Awaited<ReturnType<TrendsService['find']>>>,
   ): Promise<{ insight: AIInsight; signals: AnalyzerSignal[] }> {
     let view = await this.trends.view(trend, '24h');
     if (view.volume === 0) view = { ...view, platforms: (await this.trends.view(trend, '7d')).platforms };
@@ -294,12 +322,12 @@ export class InsightsService {
     const now = this.clock.now();
     await this.store.updateTask(taskId, { status: 'running', updated_at: now });
     try {
-      const trend = await this.store.findTrend(Number(task.trend_id));
+      const trend = await this.trends.find(Number(task.trend_id));
       if (!trend) {
         await this.finish(taskId, 'failed', 'The trend no longer exists.');
         return;
       }
-      if (task.kind === 'analyze') await this.store.markTrendDirty(Number(trend.id));
+      if (task.kind === 'analyze') await this.trends.markDirty(Number(trend.id));
       const { insight: offline, signals } = await this.compute(trend);
       let insight = offline;
       if (this.llm) {

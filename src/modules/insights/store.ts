@@ -1,4 +1,5 @@
-// All SQL of the insights module: stored insights, tasks, and the signal sample an analysis reads.
+// All SQL of the insights module: stored insights and tasks (the trends and signals an analysis reads are their
+// modules', asked through their services).
 
 import { type Selectable, sql, type Transaction } from 'kysely';
 import type { Database, DB, Executor } from '../../database.ts';
@@ -30,57 +31,16 @@ export class InsightsStore {
     return this.db.transaction().execute(work);
   }
 
-  findTrend(id: number) {
-    return this.db.selectFrom('trends').selectAll().where('id', '=', id).executeTakeFirst();
-  }
-
-  async surfacesOf(trendId: number, limit: number): Promise<string[]> {
-    const rows = await this.db
-      .selectFrom('trend_surfaces')
-      .select('surface')
-      .where('trend_id', '=', trendId)
-      .orderBy('count', 'desc')
-      .orderBy('surface')
-      .limit(limit)
-      .execute();
-    return rows.map((r) => r.surface);
-  }
-
-  /** Recent signals whose text, title or keywords contain one of `needles` (lower-case), newest first. */
-  async signalsContaining(needles: string[], since: number, limit: number) {
-    if (needles.length === 0) return [];
-    return this.db
-      .selectFrom('signals')
-      .select(['text', 'title', 'source', 'observed_at', 'url', 'location', 'lang', 'keywords'])
-      .where('observed_at', '>=', since)
-      .where((eb) =>
-        eb.or(
-          needles.flatMap((needle) => {
-            const p = containsPattern(needle);
-            return [
-              eb(sql`lower(text)`, 'like', sql`${p} escape '\\'`),
-              eb(sql`lower(coalesce(title, ''))`, 'like', sql`${p} escape '\\'`),
-              eb(sql`lower(coalesce(keywords, ''))`, 'like', sql`${p} escape '\\'`),
-            ];
-          }),
-        ),
-      )
-      .orderBy('observed_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(limit)
-      .execute();
-  }
-
-  /** Serialises one user's charge-and-enqueue on PostgreSQL (SQLite transactions are serial anyway). */
+  /**
+   * Serialises one user's charge-and-enqueue on PostgreSQL (SQLite transactions are serial anyway): a lock for
+   * the transaction on (insight_tasks, user), this module's own, so no other module's row is locked.
+   */
   async lockUser(userId: number, trx: Transaction<Database>): Promise<void> {
     if (this.dialect === 'postgres') {
-      await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
+      await sql`select pg_advisory_xact_lock('insight_tasks'::regclass::oid::int, ${userId}::int)`.execute(
+        trx,
+      );
     }
-  }
-
-  async userPlan(userId: number): Promise<string | undefined> {
-    const row = await this.db.selectFrom('users').select('plan').where('id', '=', userId).executeTakeFirst();
-    return row?.plan;
   }
 
   async chargedSince(userId: number, since: number, executor: Executor = this.db): Promise<number> {
@@ -185,10 +145,5 @@ export class InsightsStore {
       .offset(f.offset)
       .execute();
     return { rows, total: Number(total?.n ?? 0) };
-  }
-
-  /** Marks a trend's metric snapshots out of date so the next recompute pass refreshes them. */
-  async markTrendDirty(trendId: number): Promise<void> {
-    await this.db.updateTable('trends').set({ dirty: 1 }).where('id', '=', trendId).execute();
   }
 }

@@ -46,6 +46,11 @@ interface IntegrationsModuleDeps {
   /** Tells the job worker that jobs were committed. */
   poke: () => void;
   trends: TrendsService;
+  /** Users' e-mails and whether their accounts are enabled (the accounts module's AccountsService). */
+  users: {
+    identities(userIds: readonly number[]): Promise<Map<number, { email: string }>>;
+    activeAmong(userIds: readonly number[]): Promise<Set<number>>;
+  };
   /** Blocks workflow pushes during a crisis. */
   crisis: CrisisGate;
   /** What the ad integrations consult before a preview (the crisis service unless a test stands in). */
@@ -64,6 +69,8 @@ export function createIntegrationsModule(deps: IntegrationsModuleDeps): Integrat
   const { config, clock, box, audit, jobs, worker, events, poke } = deps;
   const workflow = new WorkflowService({
     store: new WorkflowStore(deps.db),
+    trends: deps.trends,
+    users: deps.users,
     client: new N8nClient(deps.outbound, `Crestwatch-Workflow/${API_VERSION}`),
     outbound: deps.outbound,
     box,
@@ -79,6 +86,7 @@ export function createIntegrationsModule(deps: IntegrationsModuleDeps): Integrat
   const store = new IntegrationsStore(deps.db);
   const oauth = new OAuthService({
     store,
+    users: deps.users,
     box,
     clock,
     audit,
@@ -91,7 +99,7 @@ export function createIntegrationsModule(deps: IntegrationsModuleDeps): Integrat
   oauth.register(slack);
   oauth.register(reddit);
   oauth.register(meta);
-  const chat = new ChatService({ store, oauth, slack, jobs, clock, poke, log: deps.log });
+  const chat = new ChatService({ store, users: deps.users, oauth, slack, jobs, clock, poke, log: deps.log });
   const forumAds = new ForumAdsService({ store, oauth, reddit, jobs, clock, poke, log: deps.log });
   const ads = new AdsService({
     store,

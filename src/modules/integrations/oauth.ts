@@ -15,6 +15,8 @@ const EXPIRY_MARGIN_MS = 60_000;
 
 interface OAuthDeps {
   store: IntegrationsStore;
+  /** Users' emails (the accounts module's AccountsService). */
+  users: { identities(userIds: readonly number[]): Promise<Map<number, { email: string }>> };
   box: SecretBox;
   clock: Clock;
   audit: AuditLog;
@@ -89,11 +91,19 @@ export class OAuthService {
     };
   }
 
+  /** A state that is unused and unexpired, with its user's email (none once that user is gone). */
+  private async liveState(id: ProviderId, stateHash: string, now: number) {
+    const state = await this.deps.store.findLiveState(id, stateHash, now);
+    if (!state) return undefined;
+    const identity = (await this.deps.users.identities([Number(state.user_id)])).get(Number(state.user_id));
+    return identity && { ...state, email: identity.email };
+  }
+
   /** Checks a callback's state without using it up; stores nothing. */
   async pending(id: ProviderId, state: string, code: string): Promise<PendingAuthorization> {
     const adapter = this.adapter(id);
     const now = this.deps.clock.now();
-    const live = await this.deps.store.findLiveState(id, sha256Hex(state), now);
+    const live = await this.liveState(id, sha256Hex(state), now);
     if (!live) throw invalidState(adapter);
     const confirmToken = this.deps.box.encrypt(
       JSON.stringify({ p: id, s: sha256Hex(state), c: sha256Hex(code), e: now + STATE_TTL_MS }),
@@ -116,7 +126,7 @@ export class OAuthService {
         'invalid_confirmation',
       );
     }
-    const live = await this.deps.store.findLiveState(id, sha256Hex(input.state), now);
+    const live = await this.liveState(id, sha256Hex(input.state), now);
     if (!live || !(await this.deps.store.consumeState(Number(live.id), now))) throw invalidState(adapter);
     const userId = Number(live.user_id);
     const verifier = live.verifier_sealed ? this.deps.box.decrypt(live.verifier_sealed) : null;

@@ -41,16 +41,15 @@ export class IntegrationsStore {
       .execute();
   }
 
-  /** A state that is unused and unexpired, with the email of the user it belongs to. */
+  /** A state that is unused and unexpired (OAuthService adds its user's email). */
   findLiveState(provider: string, stateHash: string, now: number) {
     return this.db
-      .selectFrom('integration_oauth_states as s')
-      .innerJoin('users as u', 'u.id', 's.user_id')
-      .select(['s.id', 's.user_id', 's.verifier_sealed', 'u.email'])
-      .where('s.provider', '=', provider)
-      .where('s.state_hash', '=', stateHash)
-      .where('s.used_at', 'is', null)
-      .where('s.expires_at', '>', now)
+      .selectFrom('integration_oauth_states')
+      .select(['id', 'user_id', 'verifier_sealed'])
+      .where('provider', '=', provider)
+      .where('state_hash', '=', stateHash)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', now)
       .executeTakeFirst();
   }
 
@@ -172,23 +171,16 @@ export class IntegrationsStore {
     await executor.deleteFrom('integration_connections').where('id', '=', id).execute();
   }
 
-  /** Active connections of a provider, in pages (chat alert fan-out). */
+  /**
+   * Active connections of a provider, in pages (chat alert fan-out); the caller leaves out those of disabled
+   * accounts.
+   */
   async activeConnections(provider: string, afterId: number, limit: number, userId?: number) {
     let query = this.db
       .selectFrom('integration_connections')
       .selectAll()
       .where('provider', '=', provider)
       .where('status', '=', 'active')
-      // A disabled account (e.g. a removed organisation member) gets nothing delivered.
-      .where((eb) =>
-        eb.exists(
-          eb
-            .selectFrom('users')
-            .select('users.id')
-            .whereRef('users.id', '=', 'integration_connections.user_id')
-            .where('users.is_active', '=', 1),
-        ),
-      )
       .where('id', '>', afterId)
       .orderBy('id')
       .limit(limit);

@@ -1,3 +1,3 @@
 // The organisations module's public entry.
-export { createOrganisationsModule, type OrganisationsModule } from './module.ts';
+export { createOrganisationsModule, type OrganisationsModule, organisationMemberships } from './module.ts';
 export { OrganisationsService } from './service.ts';

@@ -10,11 +10,10 @@ import type { KeyCache } from '../../platform/auth.ts';
 import { type Clock, DAY_MS, isoString } from '../../platform/clock.ts';
 import { randomBase62, sha256Hex } from '../../platform/crypto.ts';
 import type { Dialect } from '../../platform/db/index.ts';
-import type { UserRow } from '../../platform/db/schema.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../platform/errors.ts';
 import type { PlanName } from '../../platform/plans.ts';
-import type { AccountsService, OrganisationRole } from '../accounts/index.ts';
-import { type InviteFilter, type InviteRow, type MemberRow, OrganisationsStore } from './store.ts';
+import type { AccountsService, OrganisationRole, UserRow } from '../accounts/index.ts';
+import { type InviteFilter, type InviteRecord, type MembershipRow, OrganisationsStore } from './store.ts';
 
 export const ORGANISATION_ROLES: OrganisationRole[] = ['owner', 'admin', 'member'];
 export const INVITE_STATUSES = ['pending', 'accepted', 'revoked', 'expired'] as const;
@@ -68,6 +67,11 @@ export interface InviteSummary {
 
 const isManager = (role: string) => role === 'owner' || role === 'admin';
 
+/** A membership with its user's email and name (the accounts module's). */
+type MemberRow = MembershipRow & { email: string; full_name: string | null };
+/** An invite with the email of the user who sent it (null once that user is gone). */
+type InviteRow = InviteRecord & { invited_by_email: string | null };
+
 export class OrganisationsService {
   private readonly store: OrganisationsStore;
 
@@ -100,6 +104,49 @@ export class OrganisationsService {
     };
   }
 
+  /** Members with their user's email and name; a membership whose user is gone is left out. */
+  private async withIdentities(rows: MembershipRow[], executor?: Executor): Promise<MemberRow[]> {
+    if (rows.length === 0) return [];
+    const identities = await this.deps.accounts.identities(
+      rows.map((row) => row.user_id),
+      executor,
+    );
+    return rows.flatMap((row) => {
+      const identity = identities.get(row.user_id);
+      return identity ? [{ ...row, ...identity }] : [];
+    });
+  }
+
+  /** Invites with the email of the user who sent each. */
+  private async withInviters(rows: InviteRecord[], executor?: Executor): Promise<InviteRow[]> {
+    if (rows.length === 0) return [];
+    const identities = await this.deps.accounts.identities(
+      rows.map((row) => row.invited_by),
+      executor,
+    );
+    return rows.map((row) => ({ ...row, invited_by_email: identities.get(row.invited_by)?.email ?? null }));
+  }
+
+  /** One member of the organisation, with their email and name. */
+  private async findMember(
+    organisationId: number,
+    memberId: number,
+    executor?: Executor,
+  ): Promise<MemberRow | undefined> {
+    const row = await this.store.findMember(organisationId, memberId, executor);
+    return row && (await this.withIdentities([row], executor))[0];
+  }
+
+  /** One invite of the organisation, with its inviter's email. */
+  private async findInvite(
+    organisationId: number,
+    inviteId: number,
+    executor?: Executor,
+  ): Promise<InviteRow | undefined> {
+    const row = await this.store.findInvite(organisationId, inviteId, executor);
+    return row && (await this.withInviters([row], executor))[0];
+  }
+
   private acceptUrl(token: string): string {
     return `${this.deps.config.publicBaseUrl.replace(/\/+$/, '')}/api/org/invites/accept?token=${token}`;
   }
@@ -117,7 +164,7 @@ export class OrganisationsService {
    * The caller's membership, read again once their organisation is locked, so a change that committed while
    * this transaction waited for the lock (their role, their removal) is what the checks see.
    */
-  private async lockedMembership(userId: number, trx: Transaction<Database>): Promise<MemberRow> {
+  private async lockedMembership(userId: number, trx: Transaction<Database>): Promise<MembershipRow> {
     const first = await this.membershipOf(userId, trx);
     await this.store.lockOrganisation(first.organisation_id, trx);
     const me = await this.membershipOf(userId, trx);
@@ -138,8 +185,8 @@ export class OrganisationsService {
     organisationId: number,
     executor: Executor,
     lock?: Transaction<Database>,
-  ): Promise<MemberRow | undefined> {
-    const account = await this.store.accountStanding(userId, executor, lock !== undefined);
+  ): Promise<MembershipRow | undefined> {
+    const account = await this.deps.accounts.standing(userId, executor, lock !== undefined);
     if (account?.is_active !== 0 || account.left_organisation_id !== organisationId) return;
     const membership = await this.store.membershipOf(userId, executor);
     if (!membership || membership.organisation_id === organisationId) return;
@@ -150,7 +197,8 @@ export class OrganisationsService {
 
   async members(userId: number): Promise<MemberView[]> {
     const me = await this.membershipOf(userId);
-    return (await this.store.listMembers(me.organisation_id)).map((row) => this.memberView(row));
+    const rows = await this.withIdentities(await this.store.listMembers(me.organisation_id));
+    return rows.map((row) => this.memberView(row));
   }
 
   async invites(
@@ -160,7 +208,7 @@ export class OrganisationsService {
   ): Promise<InviteView[]> {
     const me = await this.membershipOf(userId);
     const now = this.deps.clock.now();
-    const rows = await this.store.listInvites(me.organisation_id, filter, now, page);
+    const rows = await this.withInviters(await this.store.listInvites(me.organisation_id, filter, now, page));
     return rows.map((row) => this.inviteView(row, now));
   }
 
@@ -179,7 +227,7 @@ export class OrganisationsService {
       if (input.role === 'owner' && me.role !== 'owner') {
         throw forbidden('Only an owner can invite someone as an owner.', 'owner_role_required');
       }
-      const existing = await this.store.userIdByEmail(email, trx);
+      const existing = await this.deps.accounts.userIdByEmail(email, trx);
       // An account removed from (or that left) this organisation, and disabled since, may be invited back.
       const rejoining =
         existing !== undefined &&
@@ -236,7 +284,7 @@ export class OrganisationsService {
       );
       return { organisationId: me.organisation_id, inviteId: id };
     });
-    const row = await this.store.findInvite(organisationId, inviteId);
+    const row = await this.findInvite(organisationId, inviteId);
     return { ...this.inviteView(row!, now), token, accept_url: this.acceptUrl(token) };
   }
 
@@ -270,7 +318,9 @@ export class OrganisationsService {
   private async usableInvite(token: string, executor?: Executor) {
     const invalid = () => badRequest('This invite token is not valid.', 'token', 'invite_invalid');
     if (!TOKEN_PATTERN.test(token)) throw invalid();
-    const invite = await this.store.findInviteByTokenHash(sha256Hex(token), executor);
+    const record = await this.store.findInviteByTokenHash(sha256Hex(token), executor);
+    if (!record) throw invalid();
+    const [invite] = await this.withInviters([record], executor);
     if (!invite) throw invalid();
     if (invite.status === 'accepted') {
       throw badRequest('This invite was already used.', 'token', 'invite_used');
@@ -286,7 +336,7 @@ export class OrganisationsService {
 
   async inviteSummary(token: string): Promise<InviteSummary> {
     const invite = await this.usableInvite(token);
-    const existing = await this.store.userIdByEmail(invite.email);
+    const existing = await this.deps.accounts.userIdByEmail(invite.email);
     const rejoining =
       existing !== undefined &&
       (await this.returningMembership(existing, invite.organisation_id, this.deps.db)) !== undefined;
@@ -315,9 +365,9 @@ export class OrganisationsService {
       if (!(await this.store.claimInvite(invite.id, now, trx))) {
         throw badRequest('This invite was already used.', 'token', 'invite_used');
       }
-      const plan = (await this.store.planOf(invite.invited_by, trx)) as PlanName;
+      const plan = (await accounts.planOf(invite.invited_by, trx)) as PlanName;
       const role = invite.role as OrganisationRole;
-      const existing = await this.store.userIdByEmail(invite.email, trx);
+      const existing = await accounts.userIdByEmail(invite.email, trx);
       let user: UserRow;
       let placeholderDeleted = false;
       if (existing === undefined) {
@@ -340,7 +390,10 @@ export class OrganisationsService {
         // As when a member is removed: invites it sent from the organisation it leaves stop working.
         await this.store.revokeInvitesSentBy(placeholder.organisation_id, existing, now, trx);
         await this.store.deleteMember(placeholder.id, trx);
-        placeholderDeleted = await this.store.deleteOrganisationIfUnused(placeholder.organisation_id, trx);
+        // Another account that left it still names it (and may be invited back): the organisation stays.
+        placeholderDeleted =
+          !(await accounts.hasFormerMembers(placeholder.organisation_id, trx)) &&
+          (await this.store.deleteOrganisationIfUnused(placeholder.organisation_id, trx));
         await this.store.insertMember(
           { organisation_id: invite.organisation_id, user_id: existing, role, joined_at: now },
           trx,
@@ -394,7 +447,7 @@ export class OrganisationsService {
   async changeRole(actor: Actor, memberId: number, role: OrganisationRole): Promise<MemberView> {
     const { target, changed } = await this.store.transaction(async (trx) => {
       const me = await this.lockedMembership(actor.userId, trx);
-      const target = await this.store.findMember(me.organisation_id, memberId, trx);
+      const target = await this.findMember(me.organisation_id, memberId, trx);
       if (!target) throw notFound(`No member with id ${memberId} in your organisation.`);
       assertManager(me, "change members' roles");
       if (me.role !== 'owner') {
@@ -412,7 +465,9 @@ export class OrganisationsService {
           'last_owner',
         );
       }
-      await this.store.setRole(target, role, this.deps.clock.now(), trx);
+      // The role and its copy on the user row, together.
+      await this.store.setRole(target.id, role, trx);
+      await this.deps.accounts.setOrganisationRole(target.user_id, role, trx);
       const detail = `Changed the role of ${target.email} from ${target.role} to ${role}.`;
       await this.deps.audit.record(
         actor.userId,
@@ -451,7 +506,7 @@ export class OrganisationsService {
     const { accounts, audit, clock } = this.deps;
     const removedUserId = await this.store.transaction(async (trx) => {
       const me = await this.lockedMembership(actor.userId, trx);
-      const target = await this.store.findMember(me.organisation_id, memberId, trx);
+      const target = await this.findMember(me.organisation_id, memberId, trx);
       if (!target) throw notFound(`No member with id ${memberId} in your organisation.`);
       const leaving = target.user_id === actor.userId;
       if (!leaving) {
@@ -497,7 +552,7 @@ export class OrganisationsService {
   }
 }
 
-function assertManager(me: MemberRow, what: string): void {
+function assertManager(me: MembershipRow, what: string): void {
   if (!isManager(me.role)) {
     throw forbidden(`Only the organisation's owners and admins can ${what}.`, 'org_admin_required');
   }

@@ -1,22 +1,21 @@
-// All SQL of the organisations module: memberships and invites. A new user's own organisation is created by
-// the accounts module (the one place users are created). Methods that may run in a transaction take the
-// executor last.
+// All SQL of the organisations module: organisations, memberships and invites. A new user's membership is
+// written by the accounts module (the one place users are created) through this store's insertOrganisation and
+// insertMember (its Memberships port). Users' emails and names are the accounts module's: the service adds
+// them. Methods that may run in a transaction take the executor last.
 import type { Selectable, Transaction } from 'kysely';
 import type { Database, DB, Executor } from '../../database.ts';
 import type { Dialect } from '../../platform/db/index.ts';
 import type { OrganisationInvitesTable } from './tables.ts';
 
-export interface MemberRow {
+export interface MembershipRow {
   id: number;
   organisation_id: number;
   user_id: number;
   role: string;
   joined_at: number;
-  email: string;
-  full_name: string | null;
 }
 
-export type InviteRow = Selectable<OrganisationInvitesTable> & { invited_by_email: string | null };
+export type InviteRecord = Selectable<OrganisationInvitesTable>;
 
 /** Which invites a list shows; `pending` and `expired` are judged against `now`. */
 export type InviteFilter = 'pending' | 'accepted' | 'revoked' | 'expired' | 'all';
@@ -46,23 +45,31 @@ export class OrganisationsStore {
     }
   }
 
+  async insertOrganisation(name: string, now: number, executor: Executor): Promise<number> {
+    const row = await executor
+      .insertInto('organisations')
+      .values({ name, created_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+
   private members(executor: Executor) {
     return executor
-      .selectFrom('organisation_members as m')
-      .innerJoin('users as u', 'u.id', 'm.user_id')
-      .select(['m.id', 'm.organisation_id', 'm.user_id', 'm.role', 'm.joined_at', 'u.email', 'u.full_name']);
+      .selectFrom('organisation_members')
+      .select(['id', 'organisation_id', 'user_id', 'role', 'joined_at']);
   }
 
   /** The membership of a user (every user has exactly one). */
-  membershipOf(userId: number, executor: Executor = this.db): Promise<MemberRow | undefined> {
-    return this.members(executor).where('m.user_id', '=', userId).executeTakeFirst();
+  membershipOf(userId: number, executor: Executor = this.db): Promise<MembershipRow | undefined> {
+    return this.members(executor).where('user_id', '=', userId).executeTakeFirst();
   }
 
-  listMembers(organisationId: number): Promise<MemberRow[]> {
+  listMembers(organisationId: number): Promise<MembershipRow[]> {
     return this.members(this.db)
-      .where('m.organisation_id', '=', organisationId)
-      .orderBy('m.joined_at')
-      .orderBy('m.id')
+      .where('organisation_id', '=', organisationId)
+      .orderBy('joined_at')
+      .orderBy('id')
       .execute();
   }
 
@@ -70,10 +77,10 @@ export class OrganisationsStore {
     organisationId: number,
     memberId: number,
     executor: Executor = this.db,
-  ): Promise<MemberRow | undefined> {
+  ): Promise<MembershipRow | undefined> {
     return this.members(executor)
-      .where('m.organisation_id', '=', organisationId)
-      .where('m.id', '=', memberId)
+      .where('organisation_id', '=', organisationId)
+      .where('id', '=', memberId)
       .executeTakeFirst();
   }
 
@@ -87,14 +94,9 @@ export class OrganisationsStore {
     return Number(row.n);
   }
 
-  /** The membership's role and its copy on the user row, together. */
-  async setRole(member: MemberRow, role: string, now: number, executor: Executor): Promise<void> {
-    await executor.updateTable('organisation_members').set({ role }).where('id', '=', member.id).execute();
-    await executor
-      .updateTable('users')
-      .set({ organization_role: role, updated_at: now })
-      .where('id', '=', member.user_id)
-      .execute();
+  /** The membership's role (the service copies it onto the user row in the same transaction). */
+  async setRole(memberId: number, role: string, executor: Executor): Promise<void> {
+    await executor.updateTable('organisation_members').set({ role }).where('id', '=', memberId).execute();
   }
 
   async deleteMember(memberId: number, executor: Executor): Promise<void> {
@@ -118,8 +120,9 @@ export class OrganisationsStore {
   }
 
   /**
-   * Deletes the organisation when nothing refers to it any more: no member, no invite (of any status: they
-   * are its history) and no account that left it. Returns whether it was deleted.
+   * Deletes the organisation when nothing of its own refers to it any more: no member and no invite (of any
+   * status: they are its history). The service first asks whether an account that left it still names it.
+   * Returns whether it was deleted.
    */
   async deleteOrganisationIfUnused(organisationId: number, executor: Executor): Promise<boolean> {
     const result = await executor
@@ -143,49 +146,16 @@ export class OrganisationsStore {
                 .where('organisation_id', '=', organisationId),
             ),
           ),
-          eb.not(
-            eb.exists(eb.selectFrom('users').select('id').where('left_organisation_id', '=', organisationId)),
-          ),
         ]),
       )
       .executeTakeFirst();
     return Number(result.numDeletedRows) === 1;
   }
 
-  // ---------- accounts that left
-
-  /**
-   * Whether the account is enabled and which organisation it was removed from (or left); on PostgreSQL the
-   * row is locked when `lock` is set, so an operator re-enabling it meanwhile waits for (or is seen by) the
-   * caller's transaction.
-   */
-  async accountStanding(
-    userId: number,
-    executor: Executor,
-    lock = false,
-  ): Promise<{ is_active: number; left_organisation_id: number | null } | undefined> {
-    let query = executor
-      .selectFrom('users')
-      .select(['is_active', 'left_organisation_id'])
-      .where('id', '=', userId);
-    if (lock && this.dialect === 'postgres') query = query.forUpdate();
-    const row = await query.executeTakeFirst();
-    return (
-      row && {
-        is_active: Number(row.is_active),
-        left_organisation_id: row.left_organisation_id === null ? null : Number(row.left_organisation_id),
-      }
-    );
-  }
-
   // ---------- invites
 
   private invites(executor: Executor) {
-    return executor
-      .selectFrom('organisation_invites as i')
-      .leftJoin('users as u', 'u.id', 'i.invited_by')
-      .selectAll('i')
-      .select('u.email as invited_by_email');
+    return executor.selectFrom('organisation_invites as i').selectAll('i');
   }
 
   async listInvites(
@@ -193,7 +163,7 @@ export class OrganisationsStore {
     filter: InviteFilter,
     now: number,
     page: { limit: number; offset: number },
-  ): Promise<InviteRow[]> {
+  ): Promise<InviteRecord[]> {
     let query = this.invites(this.db).where('i.organisation_id', '=', organisationId);
     if (filter === 'pending') {
       query = query.where('i.status', '=', 'pending').where('i.expires_at', '>', now);
@@ -316,16 +286,5 @@ export class OrganisationsStore {
       .set({ accepted_user_id: userId })
       .where('id', '=', inviteId)
       .execute();
-  }
-
-  async userIdByEmail(email: string, executor: Executor = this.db): Promise<number | undefined> {
-    const row = await executor.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
-    return row?.id;
-  }
-
-  /** The plan of the user who sent an invite (the new member gets it). */
-  async planOf(userId: number, executor: Executor): Promise<string | undefined> {
-    const row = await executor.selectFrom('users').select('plan').where('id', '=', userId).executeTakeFirst();
-    return row?.plan;
   }
 }

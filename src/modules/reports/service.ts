@@ -1,16 +1,20 @@
 // Custom reports over trends (the shared feed) and the caller's own crisis events; session info; the public
 // demo signals. Reports read and compute; they change nothing.
 import type { Config } from '../../config.ts';
-import type { DB } from '../../database.ts';
 import { type Clock, isoString } from '../../platform/clock.ts';
 import { dayRange } from '../../platform/dates.ts';
-import type { Dialect } from '../../platform/db/index.ts';
 import { badRequest } from '../../platform/errors.ts';
 import { oneParameter } from '../../platform/query.ts';
-import { type CrisisService, CrisisStore, FRESHNESS_WINDOWS_MS } from '../crisis/index.ts';
+import { type CrisisService, FRESHNESS_WINDOWS_MS } from '../crisis/index.ts';
 import type { SignalsService } from '../signals/index.ts';
 import { categoryByNameOrSlug, descendantsOf, normaliseKey } from '../text/index.ts';
-import { hourIndex, PERIOD_HOURS, type PeriodName, type TrendsService } from '../trends/index.ts';
+import {
+  hourIndex,
+  PERIOD_HOURS,
+  type PeriodName,
+  type TrendSelection,
+  type TrendsService,
+} from '../trends/index.ts';
 import {
   crisisRows,
   type EventFacts,
@@ -23,7 +27,6 @@ import {
 import { type CrisisPlan, MAX_HOURLY_WINDOW_HOURS, planReport, type TrendPlan } from './catalogue.ts';
 import { type DemoMode, DemoSignals, type DemoSignalsResponse } from './demo-signals.ts';
 import { DEFAULT_REPORT_ROWS } from './schemas.ts';
-import { ReportsStore, type TrendSelection } from './store.ts';
 
 const HOUR_MS = 3_600_000;
 const PERIOD_MS_OF = (period: PeriodName) => PERIOD_HOURS[period] * HOUR_MS;
@@ -40,10 +43,12 @@ const EVENT_PAGE = 100;
 interface ReportsDeps {
   config: Pick<Config, 'defaultCountry'>;
   clock: Clock;
-  db: DB;
-  dialect: Dialect;
-  trends: Pick<TrendsService, 'compute'>;
-  crisis: Pick<CrisisService, 'list'>;
+  /** The trends module's data: reports query no trend table themselves. */
+  trends: Pick<
+    TrendsService,
+    'compute' | 'reportTotals' | 'reportBuckets' | 'reportSnapshots' | 'reportTrendRows'
+  >;
+  crisis: Pick<CrisisService, 'list' | 'hazardsSince'>;
   signals: Pick<SignalsService, 'recentWithLinks'>;
 }
 
@@ -152,15 +157,13 @@ function resolveWindow(body: ReportBody, now: number, fallback: PeriodName): Win
 }
 
 export class ReportsService {
-  private readonly store: ReportsStore;
   private readonly demo: DemoSignals;
 
   constructor(private readonly deps: ReportsDeps) {
-    this.store = new ReportsStore(deps.db);
     this.demo = new DemoSignals({
       clock: deps.clock,
       signals: deps.signals,
-      hazards: new CrisisStore(deps.db, deps.dialect),
+      hazards: deps.crisis,
       freshnessWindows: FRESHNESS_WINDOWS_MS,
     });
   }
@@ -290,7 +293,7 @@ export class ReportsService {
       );
     }
     const selection = this.selection(filters);
-    const totals = await this.store.trendTotals(
+    const totals = await this.deps.trends.reportTotals(
       selection,
       { fromHour: window.fromHour, toHour: window.toHour, previous: plan.previous },
       MAX_TRENDS + 1,
@@ -313,7 +316,7 @@ export class ReportsService {
       facts = facts.filter((t) => t.whole && stages.includes(t.whole.lifecycle_stage));
     if (plan.buckets.length === 0) return trendRows(plan, window, facts, null);
     const byTrend = plan.dimensions.some((d) => !plan.buckets.includes(d as (typeof plan.buckets)[number]));
-    const buckets = await this.store.bucketTotals(
+    const buckets = await this.deps.trends.reportBuckets(
       facts.map((t) => t.trend_id),
       window,
       {
@@ -343,7 +346,7 @@ export class ReportsService {
   private async attachWholeMetrics(facts: TrendFacts[], window: Window, now: number): Promise<void> {
     let missing = facts;
     if (window.period !== null) {
-      const snapshots = await this.store.snapshots(
+      const snapshots = await this.deps.trends.reportSnapshots(
         facts.map((t) => t.trend_id),
         window.period,
       );
@@ -360,7 +363,7 @@ export class ReportsService {
         'report_too_large',
       );
     }
-    const rows = await this.store.trends(missing.map((t) => t.trend_id));
+    const rows = await this.deps.trends.reportTrendRows(missing.map((t) => t.trend_id));
     const views = await this.deps.trends.compute(
       rows,
       [

@@ -17,6 +17,8 @@ interface SignalsModuleDeps {
   config: Config;
   clock: Clock;
   db: DB;
+  /** The connection for reads that serve requests and the pipeline's reads of pending signals. */
+  reader: DB;
   leases: Singletons;
   log: { warn(details: object, message: string): void; info(details: object, message: string): void };
 }
@@ -25,6 +27,11 @@ export type SignalsModule = Module<
   {
     signals: SignalsService;
     sources: SourceRunner;
+    /**
+     * The signals table's queries other modules' ports read: the trend processor's SignalQueue (pending
+     * signals, claimed in its batch's transaction) and the crisis detector's SurgeSources.
+     */
+    store: SignalsStore;
     /** `listener` is told (no data) after signals were stored. */
     onPending(listener: () => void): () => void;
     /** Adds a step the hazard sources await with each poll's observations (its failure fails the poll). */
@@ -37,7 +44,7 @@ export type SignalsModule = Module<
 
 export function createSignalsModule(deps: SignalsModuleDeps): SignalsModule {
   const { config, clock, db, log } = deps;
-  const store = new SignalsStore(db);
+  const store = new SignalsStore(db, deps.reader);
   const pending = new Listeners((error) => log.warn({ err: error }, 'a listener of stored signals failed'));
   const hazards = new Hooks<HazardObservation[]>();
   const signals = new SignalsService(store, clock, () => pending.notify(), config.ingestMaxPending);
@@ -53,6 +60,7 @@ export function createSignalsModule(deps: SignalsModuleDeps): SignalsModule {
     api: {
       signals,
       sources,
+      store,
       onPending: (listener) => pending.subscribe(listener),
       onHazards: (sink) => hazards.add(sink),
       pruneProcessedBefore: (before) => store.pruneProcessedBefore(before),

@@ -106,6 +106,14 @@ export class SignalsService {
   }
 
   /**
+   * Signals observed since `since` whose text, title or keywords contain one of `needles` (lower-case), newest
+   * first, at most `limit` (the insights analysis samples a trend's signals with it).
+   */
+  containing(needles: string[], since: number, limit: number) {
+    return this.store.containing(needles, since, limit);
+  }
+
+  /**
    * Stores the valid items; an item holding a NUL is refused (PostgreSQL cannot store one). `checkNul: false`:
    * the caller knows no item holds one (the route, whose body parser looked). `validated`: the caller already
    * checked every item against SignalInput with the same validator (the route's body schema, when it reported

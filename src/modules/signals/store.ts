@@ -1,12 +1,27 @@
-// SQL for stored signals.
+// SQL for stored signals: ingestion, and what the trend processor and the crisis detector read of them (they
+// reach this store through ports the composition root fills).
 
-import { CompiledQuery, type Insertable, type Transaction } from 'kysely';
+import { CompiledQuery, type Insertable, sql, type Transaction } from 'kysely';
 import type { Database, DB, Executor } from '../../database.ts';
 import { insertLockKey } from '../../platform/db/insert-locks.ts';
+import { containsPattern } from '../../platform/db/like.ts';
 import { powerOfTwoParts } from '../../platform/db/rows.ts';
 import type { SignalsTable } from './tables.ts';
 
 export type NewSignal = Insertable<SignalsTable>;
+
+/** A signal not yet turned into trend buckets, as the trend processor reads it. */
+interface UnprocessedSignal {
+  id: number;
+  source: string;
+  text: string;
+  title: string | null;
+  keywords: string | null;
+  lang: string | null;
+  category_hint: string | null;
+  author: string | null;
+  observed_at: number;
+}
 
 // The columns an ingested row fills, in the order of the insert's parameters.
 const INSERT_COLUMNS = [
@@ -31,14 +46,37 @@ const INSERT_COLUMNS = [
  * one per batch size (a prepared multi-row insert holds memory for as long as the statement cache keeps it).
  */
 const ROWS_PER_STATEMENT = 1_024;
+/** Ids per claim statement at most (the processed_at instant is one more parameter). */
+const IDS_PER_CLAIM = 1_024;
+/** How long a reader of settled ids waits for signal inserts under way before it gives up (null) this time. */
+const SETTLE_LOCK_TIMEOUT = '2s';
+
+/** A stored signal as the crisis detector reads it. */
+interface LoggedSignal {
+  id: number;
+  source: string;
+  external_id: string;
+  text: string;
+  title: string | null;
+  url: string | null;
+  author: string | null;
+  engagement: string | null;
+  observed_at: number;
+}
 
 export class SignalsStore {
   /** `?` (SQLite) or `$n` (PostgreSQL): how this database numbers parameters, read from Kysely's compiler. */
   private readonly numbered: boolean;
   /** Insert texts by row count (powers of two; SQLite prepares each text once). */
   private readonly insertTexts = new Map<number, string>();
+  /** Claim texts by id count (powers of two, as the inserts). */
+  private readonly claimTexts = new Map<number, string>();
 
-  constructor(private readonly db: DB) {
+  constructor(
+    private readonly db: DB,
+    /** The trend processor's reads of pending signals: never queued behind ingestion's writes (SQLite). */
+    private readonly reader: DB = db,
+  ) {
     this.numbered = db.selectFrom('signals').select('id').where('id', '=', 0).compile().sql.includes('$1');
   }
 
@@ -89,6 +127,94 @@ export class SignalsStore {
   }
 
   /**
+   * Up to `limit` signals not yet processed after id `afterId`, in id order. Read on the reader connection: on
+   * SQLite the writer is held by the trend batch being committed, and the next batch is read and analysed
+   * meanwhile (rows after `afterId`, so none of the batch being written).
+   */
+  unprocessed(limit: number, afterId = 0): Promise<UnprocessedSignal[]> {
+    return this.reader
+      .selectFrom('signals')
+      .select(['id', 'source', 'text', 'title', 'keywords', 'lang', 'category_hint', 'author', 'observed_at'])
+      .where('processed_at', 'is', null)
+      .where('id', '>', afterId)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+  }
+
+  /**
+   * Marks signals processed unless another process already did; returns the ids this call claimed. Runs in the
+   * caller's transaction (the trend processor's batch, whose counts commit with the claim). On PostgreSQL a
+   * concurrent claimer waits for the row locks and then sees them processed. A raw statement, as the inserts.
+   */
+  async claimProcessed(ids: number[], at: number, trx: Executor): Promise<Set<number>> {
+    const claimed = new Set<number>();
+    for (const part of powerOfTwoParts(ids, IDS_PER_CLAIM)) {
+      const { rows } = await trx.executeQuery<{ id: number }>(
+        CompiledQuery.raw(this.claimText(part.length), [at, ...part]),
+      );
+      for (const row of rows) claimed.add(row.id);
+    }
+    return claimed;
+  }
+
+  private claimText(ids: number): string {
+    let text = this.claimTexts.get(ids);
+    if (text === undefined) {
+      const marks: string[] = [];
+      for (let i = 0; i < ids; i++) marks.push(this.numbered ? `$${i + 2}` : '?');
+      text =
+        `update signals set processed_at = ${this.numbered ? '$1' : '?'} where id in (${marks.join(', ')}) ` +
+        'and processed_at is null returning id';
+      this.claimTexts.set(ids, text);
+    }
+    return text;
+  }
+
+  /** The highest signal id stored (0 when none). */
+  async maxId(executor: Executor = this.db): Promise<number> {
+    const row = await executor
+      .selectFrom('signals')
+      .select((eb) => eb.fn.max('id').as('m'))
+      .executeTakeFirst();
+    return row?.m === null || row?.m === undefined ? 0 : Number(row.m);
+  }
+
+  /**
+   * The highest signal id with no insert of a lower one still under way, or null when that cannot be known now.
+   * SQLite hands ids out in commit order (one writer). PostgreSQL hands them out at insert, so a lower id can
+   * commit after a higher one: there the id is read holding the signal-inserts lock exclusive, which waits for
+   * the inserts under way to commit (at most SETTLE_LOCK_TIMEOUT; null then) and holds new ones back for that
+   * one read.
+   */
+  async settledMaxId(): Promise<number | null> {
+    if (!this.numbered) return this.maxId();
+    try {
+      return await this.db.transaction().execute(async (trx) => {
+        await sql`set local lock_timeout = ${sql.lit(SETTLE_LOCK_TIMEOUT)}`.execute(trx);
+        await sql`select pg_advisory_xact_lock(${sql.raw(insertLockKey('signals'))})`.execute(trx);
+        return this.maxId(trx);
+      });
+    } catch (error) {
+      // lock_not_available: an insert transaction held its lock that long.
+      if ((error as { code?: string }).code === '55P03') return null;
+      throw error;
+    }
+  }
+
+  /** Signals after id `id` up to id `through`, in id order, at most `limit`. */
+  between(id: number, through: number, limit: number): Promise<LoggedSignal[]> {
+    return this.db
+      .selectFrom('signals')
+      .select(['id', 'source', 'external_id', 'text', 'title', 'url', 'author', 'engagement', 'observed_at'])
+      .where('id', '>', id)
+      .where('id', '<=', through)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+  }
+
+  /**
    * The newest signals observed in [since, until] that carry a URL, newest first, leaving out `exceptSources`
    * (walks the observed_at index backwards, so it stops after `limit` matches).
    */
@@ -103,6 +229,34 @@ export class SignalsStore {
       .orderBy('observed_at', 'desc')
       .orderBy('id', 'desc')
       .limit(query.limit)
+      .execute();
+  }
+
+  /**
+   * Signals observed since `since` whose text, title or keywords contain one of `needles` (lower-case), newest
+   * first (the insights analysis samples a trend's signals with it).
+   */
+  async containing(needles: string[], since: number, limit: number) {
+    if (needles.length === 0) return [];
+    return this.db
+      .selectFrom('signals')
+      .select(['text', 'title', 'source', 'observed_at', 'url', 'location', 'lang', 'keywords'])
+      .where('observed_at', '>=', since)
+      .where((eb) =>
+        eb.or(
+          needles.flatMap((needle) => {
+            const p = containsPattern(needle);
+            return [
+              eb(sql`lower(text)`, 'like', sql`${p} escape '\\'`),
+              eb(sql`lower(coalesce(title, ''))`, 'like', sql`${p} escape '\\'`),
+              eb(sql`lower(coalesce(keywords, ''))`, 'like', sql`${p} escape '\\'`),
+            ];
+          }),
+        ),
+      )
+      .orderBy('observed_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
       .execute();
   }
 

@@ -13,7 +13,7 @@ import { TrendEngine } from './engine.ts';
 import type { TrendEvents } from './events.ts';
 import { RedisEvidence } from './evidence-store.ts';
 import { type VelocityLevelSource, VelocityLevels } from './levels.ts';
-import { TrendProcessor } from './processor.ts';
+import { type SignalQueue, TrendProcessor } from './processor.ts';
 import { MetricsRecomputer } from './recompute.ts';
 import { trendRoutes } from './routes.ts';
 import { type TrendItemView, TrendsService } from './service.ts';
@@ -40,6 +40,8 @@ interface TrendsModuleDeps {
   signals: {
     onPending(listener: () => void): unknown;
     pruneProcessedBefore(before: number): Promise<unknown>;
+    /** Pending signals, claimed in the processor's transaction (the signals module's store). */
+    store: SignalQueue;
   };
   /** Resolves the trend list's `interest` filter. */
   interests: { get(userId: number, id: number): Promise<{ key: string }> };
@@ -64,7 +66,7 @@ export type TrendsModule = Module<
 export function createTrendsModule(deps: TrendsModuleDeps): TrendsModule {
   const { config, clock, log } = deps;
   const store = new TrendsStore(deps.db, deps.dialect, deps.reader);
-  const processor = new TrendProcessor(store, clock, deps.nlp, {
+  const processor = new TrendProcessor(store, deps.signals.store, clock, deps.nlp, {
     sharedEvidence: deps.redis ? new RedisEvidence(deps.redis, config.redisKeyPrefix, clock) : undefined,
     onSharedEvidenceError: (error) =>
       log.warn(

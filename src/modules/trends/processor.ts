@@ -6,6 +6,7 @@
 // mentions are added up in memory first, so each trend, surface form, hourly and minute bucket is written
 // once per batch, in a few multi-row statements per table (store.ts).
 
+import type { Executor } from '../../database.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { TimeSlicer, workWhilePending, yieldToEventLoop } from '../../platform/scheduling.ts';
 import {
@@ -25,11 +26,35 @@ import { HOUR_MS, METRIC_CONSTANTS } from './metrics.ts';
 import type {
   HourlyIncrement,
   MinuteIncrement,
-  PendingSignal,
   SurfaceIncrement,
   TrendAddition,
   TrendsStore,
 } from './store.ts';
+
+/** A stored signal not yet turned into trend buckets. */
+interface PendingSignal {
+  id: number;
+  source: string;
+  text: string;
+  title: string | null;
+  keywords: string | null;
+  lang: string | null;
+  category_hint: string | null;
+  author: string | null;
+  observed_at: number;
+}
+
+/**
+ * The signals a batch is read from and claims: the signals module owns them (the composition root gives its
+ * store). The claim runs in the batch's transaction, so a signal is marked processed together with the counts
+ * it produced.
+ */
+export interface SignalQueue {
+  /** Up to `limit` unprocessed signals after id `afterId`, in id order. */
+  unprocessed(limit: number, afterId: number): Promise<PendingSignal[]>;
+  /** Marks them processed unless another process already did, in `trx`; the ids this call claimed. */
+  claimProcessed(ids: number[], at: number, trx: Executor): Promise<Set<number>>;
+}
 
 const MINUTE_MS = 60_000;
 // Minute resolution is only needed for velocity_1h; keep two hours of it.
@@ -131,6 +156,7 @@ export class TrendProcessor {
 
   constructor(
     private readonly store: TrendsStore,
+    private readonly signals: SignalQueue,
     private readonly clock: Clock,
     private readonly nlp: NlpPool = new InProcessNlp(),
     private readonly options: TrendProcessorOptions = {},
@@ -143,7 +169,7 @@ export class TrendProcessor {
 
   /** Reads up to `limit` pending signals after id `afterId` and analyses them (in the NLP pool). */
   private async prepare(limit: number, afterId: number): Promise<Prepared> {
-    const pending = await this.store.pendingSignals(limit, afterId);
+    const pending = await this.signals.unprocessed(limit, afterId);
     return { pending, analysis: await this.analyse(pending) };
   }
 
@@ -178,7 +204,7 @@ export class TrendProcessor {
     const now = this.clock.now();
     await this.store.transaction(async (trx) => {
       // Claim first: a signal another process counted meanwhile must not be counted twice.
-      const claimed = await this.store.claimProcessed(
+      const claimed = await this.signals.claimProcessed(
         pending.map((s) => s.id),
         now,
         trx,
@@ -351,7 +377,7 @@ export class TrendProcessor {
         (firstRead || pastDeadline || (performance.now() < deadline && !stopping()))
       ) {
         firstRead = false;
-        const read = await this.store.pendingSignals(limit, lastRead);
+        const read = await this.signals.unprocessed(limit, lastRead);
         exhausted = read.length < limit;
         if (read.length === 0) break;
         lastRead = read.at(-1)!.id;

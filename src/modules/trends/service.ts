@@ -1,6 +1,7 @@
 // Trends as the API shows them: metrics computed from the stored buckets with the formulas in metrics.ts.
 
 import type { Selectable } from 'kysely';
+import type { Executor } from '../../database.ts';
 import { type Clock, isoString } from '../../platform/clock.ts';
 import { dayRange } from '../../platform/dates.ts';
 import { badRequest, notFound } from '../../platform/errors.ts';
@@ -19,6 +20,7 @@ import {
   velocityTrend,
 } from './metrics.ts';
 import type { ListFilter, ListSort, SnapshotRow, TrendsStore } from './store.ts';
+import type { TrendSelection } from './stores/reports.ts';
 import type { TrendsTable } from './tables.ts';
 
 const MINUTE_MS = 60_000;
@@ -634,5 +636,62 @@ export class TrendsService {
         trend_count: descendantsOf(category.name).reduce((sum, name) => sum + (counts.get(name) ?? 0), 0),
       })),
     };
+  }
+
+  // ---------- what other modules read of trends (they query no trend table themselves)
+
+  /** The stored trend, or undefined. */
+  find(id: number): Promise<TrendRow | undefined> {
+    return this.store.findTrend(id);
+  }
+
+  /** The best trend for an interest key (crisis events link it), read in the caller's transaction when given. */
+  trendForKey(key: string, executor?: Executor): Promise<{ id: number; title: string } | null> {
+    return this.store.trendForKey(key, executor);
+  }
+
+  /** A trend's most frequent surface forms, at most `limit` (insights search signals by them). */
+  topSurfaces(trendId: number, limit: number): Promise<string[]> {
+    return this.store.topSurfaces(trendId, limit);
+  }
+
+  /** Marks a trend's metric snapshots out of date: the next recompute pass refreshes them. */
+  markDirty(trendId: number): Promise<void> {
+    return this.store.markDirty(trendId);
+  }
+
+  /** The 24-hour snapshot's lifecycle stage and sentiment category of a trend (alert bodies). */
+  alertLabels(trendId: number) {
+    return this.store.snapshotLabels(trendId, '24h');
+  }
+
+  /** Custom reports: each selected trend's sums in the window (TrendsStore.reportTotals). */
+  reportTotals(
+    selection: TrendSelection,
+    window: { fromHour: number; toHour: number; previous: boolean },
+    limit: number,
+  ) {
+    return this.store.reports.reportTotals(selection, window, limit);
+  }
+
+  /** Custom reports: sums of the given trends' buckets, grouped (TrendsStore.reportBuckets). */
+  reportBuckets(
+    trendIds: number[],
+    window: { fromHour: number; toHour: number },
+    group: { byTrend: boolean; platform: boolean; day: boolean; hour: boolean },
+    platforms: string[] | undefined,
+    limit: number,
+  ) {
+    return this.store.reports.reportBuckets(trendIds, window, group, platforms, limit);
+  }
+
+  /** Custom reports: the stored snapshots of one period for the given trends. */
+  reportSnapshots(trendIds: number[], period: string) {
+    return this.store.reports.reportSnapshots(trendIds, period);
+  }
+
+  /** Custom reports: whole trend rows, to compute metrics over dates from (`compute`). */
+  reportTrendRows(trendIds: number[]): Promise<TrendRow[]> {
+    return this.store.reports.reportTrendRows(trendIds);
   }
 }

@@ -1,4 +1,5 @@
-// SQL for trends and their hourly / minute buckets.
+// SQL for trends and their hourly / minute buckets. The signals a batch turns into counts are the signals
+// module's (processor.ts reaches them through its SignalQueue port).
 
 import {
   CompiledQuery,
@@ -14,6 +15,8 @@ import type { Dialect } from '../../platform/db/index.ts';
 import { containsPattern, likeEscape } from '../../platform/db/like.ts';
 import { powerOfTwoParts } from '../../platform/db/rows.ts';
 import { foldLatinAccents } from '../text/index.ts';
+import { chunks, containsWords } from './stores/conditions.ts';
+import { TrendReportsStore } from './stores/reports.ts';
 import type {
   TrendHourlyTable,
   TrendMetricsTable,
@@ -21,18 +24,6 @@ import type {
   TrendSurfacesTable,
   TrendsTable,
 } from './tables.ts';
-
-export interface PendingSignal {
-  id: number;
-  source: string;
-  text: string;
-  title: string | null;
-  keywords: string | null;
-  lang: string | null;
-  category_hint: string | null;
-  author: string | null;
-  observed_at: number;
-}
 
 /** One hourly bucket's additions (the row shape of trend_hourly). */
 export type HourlyIncrement = TrendHourlyTable;
@@ -42,14 +33,6 @@ export type MinuteIncrement = TrendMinutelyTable;
 export type SurfaceIncrement = TrendSurfacesTable;
 /** A trend's mentions in a batch: the row it is created with when new (title, type, category kept). */
 export type TrendAddition = Omit<Insertable<TrendsTable>, 'id' | 'dirty'> & { mentions: number };
-
-const CHUNK = 200;
-
-function chunks<T>(rows: T[], size = CHUNK): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
-  return out;
-}
 
 // ---------------------------------------------------------------------------------------------------------
 // The hot write path (a processed batch's trends, surface forms and buckets) as raw multi-row statements, each
@@ -88,22 +71,18 @@ class RowStatement {
     return powerOfTwoParts(rows, this.maxRows);
   }
 
-  /** The statement for `rows` rows; `first` extra parameters precede them (placeholders numbered after). */
-  query(rows: number, parameters: unknown[], first = 0): CompiledQuery {
+  /** The statement for `rows` rows. */
+  query(rows: number, parameters: unknown[]): CompiledQuery {
     let text = this.texts.get(rows);
     if (text === undefined) {
       const postgres = this.dialect === 'postgres';
       const groups: string[] = [];
-      for (let r = 0, n = first; r < rows; r++) {
+      for (let r = 0, n = 0; r < rows; r++) {
         const marks: string[] = [];
         for (let c = 0; c < this.width; c++) marks.push(postgres ? `$${++n}` : '?');
         groups.push(this.shape === 'tuples' ? `(${marks.join(', ')})` : marks.join(', '));
       }
-      const lead: string[] = [];
-      for (let i = 1; i <= first; i++) lead.push(postgres ? `$${i}` : '?');
-      text = this.template
-        .replace('{rows}', groups.join(', '))
-        .replace(/\{(\d)\}/g, (_, i) => lead[Number(i)]!);
+      text = this.template.replace('{rows}', groups.join(', '));
       this.texts.set(rows, text);
     }
     return CompiledQuery.raw(text, parameters);
@@ -115,10 +94,6 @@ function writeStatements(dialect: Dialect) {
   const rows = (template: string, width: number) => new RowStatement(dialect, template, width, 'tuples');
   const list = (template: string) => new RowStatement(dialect, template, 1, 'list');
   return {
-    // {0} is the processed_at instant; the ids follow.
-    claim: list(
-      'update signals set processed_at = {0} where id in ({rows}) and processed_at is null returning id',
-    ),
     trendsByKey: list('select id, key, title, type from trends where key in ({rows})'),
     mentionsByKey: list('select key, mentions from trends where key in ({rows})'),
     upsertTrends: rows(
@@ -234,17 +209,7 @@ function trendFilter(filter: ListFilter): (eb: ExpressionBuilder<any, any>) => E
   };
 }
 
-/** Conditions (any of them) for `t.key` containing `key` as whole words. */
-function containsWords(key: string): Expression<SqlBool>[] {
-  const k = likeEscape(key);
-  return [
-    sql<SqlBool>`t.key = ${key}`,
-    sql<SqlBool>`t.key like ${`${k} %`} escape '\\'`,
-    sql<SqlBool>`t.key like ${`% ${k}`} escape '\\'`,
-    sql<SqlBool>`t.key like ${`% ${k} %`} escape '\\'`,
-  ];
-}
-
+// ---------------------------------------------------------------------------------------------------------
 export class TrendsStore {
   private readonly write: ReturnType<typeof writeStatements>;
 
@@ -255,39 +220,11 @@ export class TrendsStore {
     private readonly reader: DB = db,
   ) {
     this.write = writeStatements(dialect);
+    this.reports = new TrendReportsStore(reader);
   }
 
   transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
     return this.db.transaction().execute(work);
-  }
-
-  /**
-   * Read on the reader connection: on SQLite the writer is held by the batch being committed, and the next
-   * batch is read and analysed meanwhile (rows after `afterId`, so none of the batch being written).
-   */
-  pendingSignals(limit: number, afterId = 0): Promise<PendingSignal[]> {
-    return this.reader
-      .selectFrom('signals')
-      .select(['id', 'source', 'text', 'title', 'keywords', 'lang', 'category_hint', 'author', 'observed_at'])
-      .where('processed_at', 'is', null)
-      .where('id', '>', afterId)
-      .orderBy('id')
-      .limit(limit)
-      .execute();
-  }
-
-  /**
-   * Marks signals processed unless another process already did; returns the ids this call claimed. On
-   * PostgreSQL a concurrent claimer waits for the row locks and then sees them processed.
-   */
-  async claimProcessed(ids: number[], at: number, trx: Executor = this.db): Promise<Set<number>> {
-    const claimed = new Set<number>();
-    const statement = this.write.claim;
-    for (const part of statement.parts(ids)) {
-      const { rows } = await trx.executeQuery<{ id: number }>(statement.query(part.length, [at, ...part], 1));
-      for (const row of rows) claimed.add(row.id);
-    }
-    return claimed;
   }
 
   /** Ids, titles and types of the trends with the given keys. */
@@ -424,6 +361,65 @@ export class TrendsStore {
 
   findTrend(id: number) {
     return this.reader.selectFrom('trends').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /**
+   * The best trend for an interest key: the same key, else the busiest trend containing it as whole words. Takes
+   * the caller's transaction (the crisis detector reads it while opening an event).
+   */
+  async trendForKey(
+    key: string,
+    executor: Executor = this.db,
+  ): Promise<{ id: number; title: string } | null> {
+    const exact = await executor
+      .selectFrom('trends')
+      .select(['id', 'title'])
+      .where('key', '=', key)
+      .executeTakeFirst();
+    if (exact) return exact;
+    const k = likeEscape(key);
+    const row = await executor
+      .selectFrom('trends')
+      .select(['id', 'title'])
+      .where((eb) =>
+        eb.or([
+          sql<SqlBool>`key like ${`${k} %`} escape '\\'`,
+          sql<SqlBool>`key like ${`% ${k}`} escape '\\'`,
+          sql<SqlBool>`key like ${`% ${k} %`} escape '\\'`,
+        ]),
+      )
+      .orderBy('mentions', 'desc')
+      .orderBy('id')
+      .executeTakeFirst();
+    return row ?? null;
+  }
+
+  /** A trend's most frequent surface forms, at most `limit`. */
+  async topSurfaces(trendId: number, limit: number): Promise<string[]> {
+    const rows = await this.reader
+      .selectFrom('trend_surfaces')
+      .select('surface')
+      .where('trend_id', '=', trendId)
+      .orderBy('count', 'desc')
+      .orderBy('surface')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.surface);
+  }
+
+  /** Marks one trend's metric snapshots out of date so the next recompute pass refreshes them. */
+  async markDirty(trendId: number): Promise<void> {
+    await this.db.updateTable('trends').set({ dirty: 1 }).where('id', '=', trendId).execute();
+  }
+
+  /** A trend's stored lifecycle stage and sentiment category for a period (what an alert adds to its body). */
+  snapshotLabels(trendId: number, period: string) {
+    return this.reader
+      .selectFrom('trend_metrics')
+      .select(['lifecycle_stage', 'sentiment_category'])
+      .where('trend_id', '=', trendId)
+      .where('period', '=', period)
+      .executeTakeFirst();
   }
 
   hourlyRows(trendId: number, fromHour: number, toHour: number) {
@@ -772,4 +768,7 @@ export class TrendsStore {
   async pruneHourlyBefore(hour: number): Promise<void> {
     await this.db.deleteFrom('trend_hourly').where('hour', '<', hour).execute();
   }
+
+  /** Reads for custom reports (stores/reports.ts), on the reader connection. */
+  readonly reports: TrendReportsStore;
 }

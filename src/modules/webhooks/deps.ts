@@ -14,8 +14,20 @@ interface InsightsLookup {
   latestFor?(userId: number, trendId: number): Promise<unknown>;
 }
 
+/** A trend's 24-hour lifecycle stage and sentiment category, for alert bodies (the trends module's). */
+export interface TrendLabels {
+  alertLabels(trendId: number): Promise<{ lifecycle_stage: string; sentiment_category: string } | undefined>;
+}
+
+/** Which users' accounts are enabled (the accounts module's): a disabled one gets nothing delivered. */
+interface ActiveUsers {
+  activeAmong(userIds: readonly number[]): Promise<Set<number>>;
+}
+
 export interface WebhooksDeps {
   store: WebhooksStore;
+  trends: TrendLabels;
+  users: ActiveUsers;
   clock: Clock;
   box: SecretBox;
   outbound: OutboundClient;

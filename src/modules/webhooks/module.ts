@@ -32,7 +32,9 @@ interface WebhooksModuleDeps {
   publicBaseUrl: string;
   /** Next steps in alert bodies come from the user's latest insight. */
   insights: WebhooksDeps['insights'];
-  trends: Pick<TrendsModule['api'], 'watchVelocityLevels'>;
+  trends: Pick<TrendsModule['api'], 'watchVelocityLevels' | 'trends'>;
+  /** Which users' accounts are enabled (the accounts module's AccountsService). */
+  users: WebhooksDeps['users'];
 }
 
 export type WebhooksModule = Module<{ webhooks: WebhooksService }, 'webhooks'>;
@@ -41,6 +43,8 @@ export function createWebhooksModule(deps: WebhooksModuleDeps): WebhooksModule {
   const { events, worker } = deps;
   const webhooks = new WebhooksService({
     store: new WebhooksStore(deps.db),
+    trends: deps.trends.trends,
+    users: deps.users,
     clock: deps.clock,
     box: deps.box,
     outbound: deps.outbound,

@@ -109,6 +109,7 @@ export class WebhooksStore {
     return Number(result.numDeletedRows) > 0;
   }
 
+  /** Active subscriptions of a trigger (all users', or `userId`'s); the caller leaves out disabled accounts. */
   activeByTrigger(
     triggerType: string,
     userId?: number,
@@ -118,17 +119,7 @@ export class WebhooksStore {
       .selectFrom('webhook_subscriptions')
       .selectAll()
       .where('trigger_type', '=', triggerType)
-      .where('is_active', '=', 1)
-      // A disabled account (e.g. a removed organisation member) gets nothing delivered.
-      .where((eb) =>
-        eb.exists(
-          eb
-            .selectFrom('users')
-            .select('users.id')
-            .whereRef('users.id', '=', 'webhook_subscriptions.user_id')
-            .where('users.is_active', '=', 1),
-        ),
-      );
+      .where('is_active', '=', 1);
     if (userId !== undefined) query = query.where('user_id', '=', userId);
     return query.orderBy('id').execute();
   }
@@ -426,16 +417,5 @@ export class WebhooksStore {
         .execute();
     }
     return rows;
-  }
-
-  // ---------- trend context (read-only view of the trend module's snapshot)
-
-  trendContext(trendId: number, executor: Executor = this.db) {
-    return executor
-      .selectFrom('trend_metrics')
-      .select(['lifecycle_stage', 'sentiment_category'])
-      .where('trend_id', '=', trendId)
-      .where('period', '=', '24h')
-      .executeTakeFirst();
   }
 }

@@ -15,10 +15,10 @@ import {
 import { type AIInsight, recommendedNextSteps } from '../insights/index.ts';
 import type { TREND_LIFECYCLE_EVENT, TREND_VELOCITY_EVENT } from '../trends/index.ts';
 import type { WebhookDelivery } from './delivery.ts';
-import type { WebhooksDeps } from './deps.ts';
+import type { TrendLabels, WebhooksDeps } from './deps.ts';
 import { filtersMatch, parseFilters } from './filters.ts';
 import { DIGEST_EVENT, digestBody } from './payloads.ts';
-import type { SubscriptionRow, WebhooksStore } from './store.ts';
+import type { SubscriptionRow } from './store.ts';
 
 type CrisisEventName = (typeof CRISIS_EVENT_TYPES)[number];
 
@@ -36,7 +36,7 @@ export class WebhookTriggering {
   constructor(
     private readonly deps: Pick<
       WebhooksDeps,
-      'store' | 'clock' | 'jobs' | 'poke' | 'publicBaseUrl' | 'insights'
+      'store' | 'trends' | 'users' | 'clock' | 'jobs' | 'poke' | 'publicBaseUrl' | 'insights'
     >,
     private readonly delivery: Pick<WebhookDelivery, 'queueFirstAttempt' | 'queueFirstAttempts'>,
   ) {}
@@ -56,6 +56,13 @@ export class WebhookTriggering {
     return values;
   }
 
+  /** The subscriptions whose owner's account is enabled (a removed organisation member's are not). */
+  private async ofEnabledUsers(subs: SubscriptionRow[]): Promise<SubscriptionRow[]> {
+    if (subs.length === 0) return subs;
+    const enabled = await this.deps.users.activeAmong(subs.map((sub) => Number(sub.user_id)));
+    return subs.filter((sub) => enabled.has(Number(sub.user_id)));
+  }
+
   /** Subscriptions were created, changed, deleted or disabled. */
   forgetThresholds(): void {
     this.thresholdCache = undefined;
@@ -64,7 +71,7 @@ export class WebhookTriggering {
   private async nextSteps(
     userId: number,
     data: VelocityData,
-    context: Awaited<ReturnType<WebhooksStore['trendContext']>>,
+    context: Awaited<ReturnType<TrendLabels['alertLabels']>>,
   ): Promise<string[]> {
     try {
       const insight = (await this.deps.insights?.latestFor?.(userId, data.trend_id)) as
@@ -82,7 +89,7 @@ export class WebhookTriggering {
 
   async onTrendVelocity(event: AlertEvent<typeof TREND_VELOCITY_EVENT>): Promise<void> {
     const { data } = event;
-    const subs = (await this.store.activeByTrigger('trend_velocity')).filter((sub) => {
+    const matching = (await this.store.activeByTrigger('trend_velocity')).filter((sub) => {
       const threshold = Number(sub.threshold_value);
       return (
         data.from_velocity < threshold &&
@@ -94,8 +101,9 @@ export class WebhookTriggering {
         })
       );
     });
+    const subs = await this.ofEnabledUsers(matching);
     if (subs.length === 0) return;
-    const context = await this.store.trendContext(data.trend_id);
+    const context = await this.deps.trends.alertLabels(data.trend_id);
     const bodies = new Map<number, Record<string, unknown>>();
     // The steps depend on the user, not the subscription: one insight lookup per subscriber.
     const stepsByUser = new Map<number, string[]>();
@@ -116,14 +124,16 @@ export class WebhookTriggering {
 
   async onTrendLifecycle(event: AlertEvent<typeof TREND_LIFECYCLE_EVENT>): Promise<void> {
     const { data } = event;
-    const subs = (await this.store.activeByTrigger('trend_lifecycle')).filter(
-      (sub) =>
-        data.velocity >= Number(sub.threshold_value) &&
-        filtersMatch(parseFilters(sub.filters), {
-          category: data.category,
-          text: data.trend_name,
-          severity: severityOfVelocity(data.velocity),
-        }),
+    const subs = await this.ofEnabledUsers(
+      (await this.store.activeByTrigger('trend_lifecycle')).filter(
+        (sub) =>
+          data.velocity >= Number(sub.threshold_value) &&
+          filtersMatch(parseFilters(sub.filters), {
+            category: data.category,
+            text: data.trend_name,
+            severity: severityOfVelocity(data.velocity),
+          }),
+      ),
     );
     await this.fire(event, subs, `trend:${data.trend_id}`, (sub) =>
       lifecycleBody(messageId(event.id, Number(sub.id)), event, data, this.deps.publicBaseUrl),
@@ -134,12 +144,14 @@ export class WebhookTriggering {
   async onCrisis(event: AlertEvent<CrisisEventName>): Promise<void> {
     const { data } = event;
     if (!Number.isInteger(data.user_id)) return;
-    const subs = (await this.store.activeByTrigger('crisis_event', data.user_id)).filter((sub) =>
-      filtersMatch(parseFilters(sub.filters), {
-        category: null,
-        text: [data.title, ...(data.source_keywords ?? [])].join(' '),
-        severity: data.severity,
-      }),
+    const subs = await this.ofEnabledUsers(
+      (await this.store.activeByTrigger('crisis_event', data.user_id)).filter((sub) =>
+        filtersMatch(parseFilters(sub.filters), {
+          category: null,
+          text: [data.title, ...(data.source_keywords ?? [])].join(' '),
+          severity: data.severity,
+        }),
+      ),
     );
     await this.fire(event, subs, `crisis:${data.crisis_event_id}`, (sub) =>
       crisisBody(messageId(event.id, Number(sub.id)), event, data),

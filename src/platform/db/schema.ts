@@ -1,40 +1,7 @@
 // The platform's own table types for Kysely (each module keeps its own in src/modules/<module>/tables.ts; the
 // composition root merges them all in src/database.ts). Timestamps are epoch milliseconds, booleans 0/1 and JSON is text on both
 // databases, so queries behave identically on SQLite and PostgreSQL.
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
-
-export interface UsersTable {
-  id: Generated<number>;
-  email: string;
-  full_name: string | null;
-  is_active: number;
-  organization_role: string;
-  plan: string;
-  subscription_status: string;
-  current_period_end: number | null;
-  cancel_at_period_end: number;
-  created_at: number;
-  updated_at: number;
-  /**
-   * The organisation this account was removed from (or left), while it stands disabled in one of its own;
-   * that organisation may invite it back. Null otherwise (migration 0022).
-   */
-  left_organisation_id: number | null;
-}
-
-export interface ApiKeysTable {
-  id: Generated<number>;
-  user_id: number;
-  name: string;
-  prefix: string;
-  key_hash: string;
-  permissions: string;
-  created_at: number;
-  last_used_at: number | null;
-  expires_at: number | null;
-  revoked_at: number | null;
-  rotated_to_id: number | null;
-}
+import type { Generated, Selectable } from 'kysely';
 
 export interface AuditLogTable {
   id: Generated<number>;
@@ -95,12 +62,11 @@ export interface LeasesTable {
 }
 
 /**
- * The tables the platform itself owns: identities and keys (read by auth), audit, usage, idempotency, jobs,
- * background-loop leases.
+ * The tables the platform itself owns: audit, usage, idempotency, jobs, background-loop leases. Users and their
+ * API keys are the accounts module's (auth reaches them through its KeyLookup, usage and idempotency through
+ * ports the composition root fills).
  */
 export interface PlatformTables {
-  users: UsersTable;
-  api_keys: ApiKeysTable;
   audit_log: AuditLogTable;
   usage_daily: UsageDailyTable;
   idempotency_keys: IdempotencyKeysTable;
@@ -108,8 +74,4 @@ export interface PlatformTables {
   leases: LeasesTable;
 }
 
-export type UserRow = Selectable<UsersTable>;
-export type NewUser = Insertable<UsersTable>;
-export type UserUpdate = Updateable<UsersTable>;
-export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type JobRow = Selectable<JobsTable>;

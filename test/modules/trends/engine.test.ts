@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
+import { SignalsStore } from '../../../src/modules/signals/index.ts';
 import { analyseBatch } from '../../../src/modules/text/analysis.ts';
 import type { NlpPool } from '../../../src/modules/text/index.ts';
 import type { TrendItemView } from '../../../src/modules/trends/index.ts';
@@ -253,7 +254,7 @@ describe('trend engine', () => {
     // recompute).
     await post('comet');
     await post('meteorshower', true);
-    const processor = new TrendProcessor(store, clock, slowNlp);
+    const processor = new TrendProcessor(store, new SignalsStore(ctx.app.services.db), clock, slowNlp);
     assert.equal((await processor.drain()).signals, 12);
     const engine = new TrendEngine(processor, recomputer, store, clock, {
       retention: { signalDays: 14, bucketDays: 30 },
@@ -414,8 +415,8 @@ describe('trend engine', () => {
     ctx = await buildTestApp({ clock });
     await ingest(Array.from({ length: 300 }, (_, i) => ({ id: `s${i}`, at: NOW - 60_000 })));
     const store = new TrendsStore(ctx.app.services.db, ctx.app.services.dialect);
-    const a = new TrendProcessor(store, clock);
-    const b = new TrendProcessor(store, clock);
+    const a = new TrendProcessor(store, new SignalsStore(ctx.app.services.db), clock);
+    const b = new TrendProcessor(store, new SignalsStore(ctx.app.services.db), clock);
     // All four read the same pending rows; each signal is claimed by one of them.
     await Promise.all([a.processBatch(200), b.processBatch(200), a.processBatch(200), b.processBatch(200)]);
     // What none of them claimed is still pending, not lost.

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Executor } from '../../../src/database.ts';
+import { SignalsStore } from '../../../src/modules/signals/index.ts';
 import { analyseBatch, type BatchAnalysis } from '../../../src/modules/text/analysis.ts';
 import type { SignalText } from '../../../src/modules/text/extraction.ts';
 import type { NlpPool } from '../../../src/modules/text/nlp-pool.ts';
@@ -293,7 +294,9 @@ describe('trend processing', () => {
         return write(rows, counting);
       };
     }
-    const result = await new TrendProcessor(store, clock).processBatch(600);
+    const result = await new TrendProcessor(store, new SignalsStore(ctx.app.services.db), clock).processBatch(
+      600,
+    );
     assert.equal(result.signals, 600);
     assert.equal(result.trends, 300);
     assert.equal(result.mentions, 600);
@@ -350,7 +353,7 @@ describe('trend processing', () => {
       order = rows.map((r) => r.key);
       return upsert(rows, trx);
     };
-    await new TrendProcessor(store, clock).drain();
+    await new TrendProcessor(store, new SignalsStore(ctx.app.services.db), clock).drain();
     const named = new Set([
       'larkspur one',
       'larkspur two',
@@ -392,7 +395,11 @@ describe('trend processing', () => {
         return super.surfacesOf(trendIds, trx);
       }
     }
-    const processor = new TrendProcessor(new Recording(db, dialect), clock);
+    const processor = new TrendProcessor(
+      new Recording(db, dialect),
+      new SignalsStore(ctx.app.services.db),
+      clock,
+    );
     await ingest([signal('retitle-3', 'Quillbrook')]);
     await processor.drain();
     assert.deepEqual(read, [[]], 'only the title form: nothing to read');
@@ -473,6 +480,7 @@ describe('trend processing: batches read ahead', () => {
     const nlp = new CountingNlp(40);
     const processor = new TrendProcessor(
       new TrendsStore(ctx.app.services.db, ctx.app.services.dialect),
+      new SignalsStore(ctx.app.services.db),
       clock,
       nlp,
     );
@@ -501,7 +509,12 @@ describe('trend processing: batches read ahead', () => {
       await new Promise((resolve) => setTimeout(resolve, 5));
       return true;
     };
-    const slow = await new TrendProcessor(store, clock, new CountingNlp(40)).drain(100, { whileWaiting });
+    const slow = await new TrendProcessor(
+      store,
+      new SignalsStore(ctx.app.services.db),
+      clock,
+      new CountingNlp(40),
+    ).drain(100, { whileWaiting });
     assert.equal(slow.signals, 300);
     assert.ok(
       calls >= 3 && calls <= 30,
@@ -511,7 +524,9 @@ describe('trend processing: batches read ahead', () => {
     await ingestMany('ossery', 200);
     calls = 0;
     // Analysis in this thread is ready as soon as it is asked for: nothing is waited on.
-    const ready = await new TrendProcessor(store, clock).drain(100, { whileWaiting });
+    const ready = await new TrendProcessor(store, new SignalsStore(ctx.app.services.db), clock).drain(100, {
+      whileWaiting,
+    });
     assert.equal(ready.signals, 200);
     assert.equal(calls, 0);
   });
@@ -521,6 +536,7 @@ describe('trend processing: batches read ahead', () => {
     const { db } = ctx.app.services;
     const processor = new TrendProcessor(
       new TrendsStore(db, ctx.app.services.dialect),
+      new SignalsStore(ctx.app.services.db),
       clock,
       new CountingNlp(40),
     );
@@ -560,7 +576,7 @@ describe('trend processing: batches read ahead', () => {
     await ingestMany('dunmere', 300);
     const nlp = new CountingNlp(5);
     const store = new TrendsStore(ctx.app.services.db, ctx.app.services.dialect);
-    const processor = new TrendProcessor(store, clock, nlp);
+    const processor = new TrendProcessor(store, new SignalsStore(ctx.app.services.db), clock, nlp);
     let stopping = false;
     const stopped = await processor.drain(100, {
       stop: () => {
@@ -571,7 +587,12 @@ describe('trend processing: batches read ahead', () => {
     });
     assert.equal(stopped.signals, 100);
     assert.equal(await pending(), 200);
-    const later = await new TrendProcessor(store, clock, new CountingNlp(0)).drain(100);
+    const later = await new TrendProcessor(
+      store,
+      new SignalsStore(ctx.app.services.db),
+      clock,
+      new CountingNlp(0),
+    ).drain(100);
     assert.equal(later.signals, 200);
     assert.equal(await mentions('dunmere bridge'), 300);
   });
@@ -581,6 +602,7 @@ describe('trend processing: batches read ahead', () => {
     const nlp = new CountingNlp(5);
     const processor = new TrendProcessor(
       new TrendsStore(ctx.app.services.db, ctx.app.services.dialect),
+      new SignalsStore(ctx.app.services.db),
       clock,
       nlp,
     );

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Redis } from 'ioredis';
+import { SignalsStore } from '../../../src/modules/signals/index.ts';
 import type { EvidenceUnits, SharedEvidence } from '../../../src/modules/trends/evidence.ts';
 import { EvidenceTracker } from '../../../src/modules/trends/evidence.ts';
 import { RedisEvidence } from '../../../src/modules/trends/evidence-store.ts';
@@ -98,8 +99,8 @@ describe('evidence shared between instances', () => {
   };
 
   test('without sharing, each instance counts one account once: twice over two instances', async () => {
-    const a = new TrendProcessor(store, clock);
-    const b = new TrendProcessor(store, clock);
+    const a = new TrendProcessor(store, new SignalsStore(ctx.app.services.db), clock);
+    const b = new TrendProcessor(store, new SignalsStore(ctx.app.services.db), clock);
     await post(a, 'ann', 'kestrelalone');
     await post(b, 'ann', 'kestrelalone');
     assert.deepEqual(await evidenceOf('kestrelalone'), { mentions: 2, evidence: 2 });
@@ -107,8 +108,12 @@ describe('evidence shared between instances', () => {
 
   test('with sharing, an account counts once per trend and hour however many instances see it', async () => {
     const shared = new MemoryEvidence();
-    const a = new TrendProcessor(store, clock, undefined, { sharedEvidence: shared });
-    const b = new TrendProcessor(store, clock, undefined, { sharedEvidence: shared });
+    const a = new TrendProcessor(store, new SignalsStore(ctx.app.services.db), clock, undefined, {
+      sharedEvidence: shared,
+    });
+    const b = new TrendProcessor(store, new SignalsStore(ctx.app.services.db), clock, undefined, {
+      sharedEvidence: shared,
+    });
     await post(a, 'ann', 'kestrelshared');
     await post(b, 'ann', 'kestrelshared');
     await post(a, 'ann', 'kestrelshared');
@@ -116,7 +121,9 @@ describe('evidence shared between instances', () => {
     assert.deepEqual(await evidenceOf('kestrelshared'), { mentions: 4, evidence: 2 });
     // A restarted instance (an empty memory) still knows through the shared units.
     await post(
-      new TrendProcessor(store, clock, undefined, { sharedEvidence: shared }),
+      new TrendProcessor(store, new SignalsStore(ctx.app.services.db), clock, undefined, {
+        sharedEvidence: shared,
+      }),
       'bob',
       'kestrelshared',
     );
@@ -125,7 +132,7 @@ describe('evidence shared between instances', () => {
 
   test('shared units that cannot be reached: the batch is counted, judged by the instance alone, and told', async () => {
     const errors: unknown[] = [];
-    const a = new TrendProcessor(store, clock, undefined, {
+    const a = new TrendProcessor(store, new SignalsStore(ctx.app.services.db), clock, undefined, {
       sharedEvidence: new UnreachableEvidence(),
       onSharedEvidenceError: (error) => errors.push(error),
     });
@@ -153,13 +160,19 @@ describe('evidence shared between instances', () => {
       return new RedisEvidence(client, prefix, clock);
     };
     try {
-      const a = new TrendProcessor(store, clock, undefined, { sharedEvidence: await redisEvidence() });
-      const b = new TrendProcessor(store, clock, undefined, { sharedEvidence: await redisEvidence() });
+      const a = new TrendProcessor(store, new SignalsStore(ctx.app.services.db), clock, undefined, {
+        sharedEvidence: await redisEvidence(),
+      });
+      const b = new TrendProcessor(store, new SignalsStore(ctx.app.services.db), clock, undefined, {
+        sharedEvidence: await redisEvidence(),
+      });
       await post(a, 'ann', 'kestrelredis');
       await post(b, 'ann', 'kestrelredis');
       await post(b, 'bob', 'kestrelredis');
       await post(
-        new TrendProcessor(store, clock, undefined, { sharedEvidence: await redisEvidence() }),
+        new TrendProcessor(store, new SignalsStore(ctx.app.services.db), clock, undefined, {
+          sharedEvidence: await redisEvidence(),
+        }),
         'bob',
         'kestrelredis',
       );

@@ -61,6 +61,11 @@ export class InterestsService {
     return this.store.activeWithKeys([...runs]);
   }
 
+  /** Active interests of every user, in the order they were created: what the crisis detector watches. */
+  watched(): Promise<{ user_id: number; keyword: string; key: string }[]> {
+    return this.store.watched();
+  }
+
   async create(userId: number, input: NewInterest) {
     const keyword = input.keyword.trim();
     const key = normaliseKey(keyword.replace(/^#/, ''));

@@ -56,6 +56,16 @@ export class InterestsStore {
     );
   }
 
+  /** Active interests of every user, in the order they were created (the crisis detector's watch list). */
+  watched(): Promise<{ user_id: number; keyword: string; key: string }[]> {
+    return this.db
+      .selectFrom('topic_interests')
+      .select(['user_id', 'keyword', 'key'])
+      .where('status', '=', 'active')
+      .orderBy('id')
+      .execute();
+  }
+
   async count(userId: number): Promise<number> {
     const row = await this.db
       .selectFrom('topic_interests')

@@ -56,6 +56,8 @@ export class ChatService {
   constructor(
     private readonly deps: {
       store: IntegrationsStore;
+      /** Which users' accounts are enabled (the accounts module's): a disabled one gets nothing posted. */
+      users: { activeAmong(userIds: readonly number[]): Promise<Set<number>> };
       oauth: OAuthService;
       slack: SlackClient;
       jobs: JobQueue;
@@ -173,7 +175,10 @@ export class ChatService {
       const page = await this.deps.store.activeConnections('chat', afterId, FAN_OUT_PAGE, userId);
       if (page.length === 0) break;
       afterId = page[page.length - 1]!.id;
-      const targets = page.filter((c) => this.channelOf(c) && matches(this.settingsOf(c)));
+      const matching = page.filter((c) => this.channelOf(c) && matches(this.settingsOf(c)));
+      if (matching.length === 0) continue;
+      const enabled = await this.deps.users.activeAmong(matching.map((c) => c.user_id));
+      const targets = matching.filter((c) => enabled.has(c.user_id));
       if (targets.length === 0) continue;
       const now = this.deps.clock.now();
       await this.deps.store.transaction(async (trx) => {

@@ -46,6 +46,10 @@ interface CrisisGate {
 
 interface WorkflowDeps {
   store: WorkflowStore;
+  /** Trends by id (the trends module's TrendsService). */
+  trends: { find(id: number): Promise<{ id: number; title: string } | undefined> };
+  /** Which users' accounts are enabled (the accounts module's): a disabled one gets nothing pushed. */
+  users: { activeAmong(userIds: readonly number[]): Promise<Set<number>> };
   client: N8nClient;
   outbound: OutboundClient;
   box: SecretBox;
@@ -257,8 +261,9 @@ export class WorkflowService {
   }
 
   private async checkGate(userId: number, trendId: number): Promise<void> {
-    const trend = await this.deps.store.trend(trendId);
-    if (!trend) throw notFound(`No trend has id ${trendId}.`);
+    const found = await this.deps.trends.find(trendId);
+    if (!found) throw notFound(`No trend has id ${trendId}.`);
+    const trend = { id: found.id, title: found.title };
     const blocking = await this.deps.crisis.blockingEventFor(userId, trend);
     if (blocking) {
       throw conflict(
@@ -335,7 +340,9 @@ export class WorkflowService {
   async queueAutomatic(name: DefaultEvent, event: AlertEvent): Promise<number> {
     const owner = 'user_id' in event.data ? event.data.user_id : undefined;
     if (owner !== undefined && !Number.isInteger(owner)) return 0;
-    const subscribers = await this.deps.store.subscribers(name, owner);
+    const subscribed = await this.deps.store.subscribers(name, owner);
+    const enabled = await this.deps.users.activeAmong(subscribed.map((s) => s.user_id));
+    const subscribers = subscribed.filter((s) => enabled.has(s.user_id));
     const data = {
       ...event.data,
       event_type: event.type,

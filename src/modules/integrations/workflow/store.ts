@@ -83,23 +83,16 @@ export class WorkflowStore {
     return Number(result.numDeletedRows) > 0;
   }
 
-  /** Users whose selection pushes this default event automatically (all users, or only `userId`). */
+  /**
+   * Users whose selection pushes this default event automatically (all users, or only `userId`); the caller
+   * leaves out disabled accounts.
+   */
   subscribers(defaultEvent: string, userId?: number): Promise<{ user_id: number }[]> {
     let query = this.db
       .selectFrom('workflow_connections')
       .select('user_id')
       .where('default_event', '=', defaultEvent)
-      .where('webhook_url', 'is not', null)
-      // A disabled account (e.g. a removed organisation member) gets nothing delivered.
-      .where((eb) =>
-        eb.exists(
-          eb
-            .selectFrom('users')
-            .select('users.id')
-            .whereRef('users.id', '=', 'workflow_connections.user_id')
-            .where('users.is_active', '=', 1),
-        ),
-      );
+      .where('webhook_url', 'is not', null);
     if (userId !== undefined) query = query.where('user_id', '=', userId);
     return query.orderBy('user_id').execute();
   }
@@ -129,9 +122,5 @@ export class WorkflowStore {
       .orderBy('id', 'desc')
       .limit(limit)
       .execute();
-  }
-
-  trend(id: number): Promise<{ id: number; title: string } | undefined> {
-    return this.db.selectFrom('trends').select(['id', 'title']).where('id', '=', id).executeTakeFirst();
   }
 }

@@ -1,8 +1,13 @@
-// SQL of custom reports: sums over the trends module's hourly buckets, and reads of its trends and snapshots.
-// Every query is bounded (a row limit, ids in chunks); the service refuses a report that would exceed a bound.
+// Reads for custom reports (the reports module asks TrendsService for them): sums over the hourly buckets and
+// reads of trends and snapshots, on the reader connection. Every query is bounded (a row limit, ids in chunks);
+// the reports service refuses a report that would exceed a bound.
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
-import type { DB } from '../../database.ts';
-import { containsPattern, likeEscape } from '../../platform/db/like.ts';
+import type { DB } from '../../../database.ts';
+import { containsPattern } from '../../../platform/db/like.ts';
+import { chunks, containsWords } from './conditions.ts';
+
+/** Ids per statement of the report reads. */
+const REPORT_ID_CHUNK = 500;
 
 /** Trend-level conditions (on `trends as t`) and the platforms whose mentions count (on `trend_hourly as h`). */
 export interface TrendSelection {
@@ -41,30 +46,11 @@ interface BucketRow {
   trends: number;
 }
 
-const ID_CHUNK = 500;
-
-function chunks<T>(items: T[], size = ID_CHUNK): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
-
-/** Conditions (any of them) for `t.key` holding `key` as whole words. */
-function containsWords(key: string): Expression<SqlBool>[] {
-  const k = likeEscape(key);
-  return [
-    sql<SqlBool>`t.key = ${key}`,
-    sql<SqlBool>`t.key like ${`${k} %`} escape '\\'`,
-    sql<SqlBool>`t.key like ${`% ${k}`} escape '\\'`,
-    sql<SqlBool>`t.key like ${`% ${k} %`} escape '\\'`,
-  ];
-}
-
 // biome-ignore lint/suspicious/noExplicitAny: the condition reads columns of the query's aliases `t` and `h`.
 type AnyBuilder = ExpressionBuilder<any, any>;
 
 /** The selection as one condition on a query joining `trends as t` and `trend_hourly as h`. */
-function trendConditions(selection: TrendSelection): (eb: AnyBuilder) => Expression<SqlBool> {
+function reportConditions(selection: TrendSelection): (eb: AnyBuilder) => Expression<SqlBool> {
   return (eb) => {
     const parts: Expression<SqlBool>[] = [];
     if (selection.categories !== undefined) parts.push(eb('t.category', 'in', selection.categories));
@@ -85,14 +71,14 @@ function trendConditions(selection: TrendSelection): (eb: AnyBuilder) => Express
   };
 }
 
-export class ReportsStore {
-  constructor(private readonly db: DB) {}
+export class TrendReportsStore {
+  constructor(private readonly reader: DB) {}
 
   /**
    * Each selected trend with mentions in hours [fromHour, toHour]: its sums there (and over the equal span
    * before when `previous`), largest volume first, at most `limit` trends.
    */
-  async trendTotals(
+  async reportTotals(
     selection: TrendSelection,
     window: { fromHour: number; toHour: number; previous: boolean },
     limit: number,
@@ -101,7 +87,7 @@ export class ReportsStore {
     const span = toHour - fromHour + 1;
     const inWindow = (column: string) =>
       sql<number>`sum(case when h.hour >= ${fromHour} then ${sql.ref(column)} else 0 end)`;
-    const rows = await this.db
+    const rows = await this.reader
       .selectFrom('trend_hourly as h')
       .innerJoin('trends as t', 't.id', 'h.trend_id')
       .select([
@@ -117,7 +103,7 @@ export class ReportsStore {
       ])
       .where('h.hour', '>=', window.previous ? fromHour - span : fromHour)
       .where('h.hour', '<=', toHour)
-      .where(trendConditions(selection))
+      .where(reportConditions(selection))
       .groupBy(['t.id', 't.title', 't.category', 't.type'])
       .having(inWindow('h.mentions'), '>', 0)
       .orderBy(sql`sum(case when h.hour >= ${fromHour} then h.mentions else 0 end)`, 'desc')
@@ -142,7 +128,7 @@ export class ReportsStore {
    * asked bucket columns (`day` = epoch day, `hour` = epoch hour). Reads ids in chunks; stops once more than
    * `limit` rows were read (the caller refuses the report then).
    */
-  async bucketTotals(
+  async reportBuckets(
     trendIds: number[],
     window: { fromHour: number; toHour: number },
     group: { byTrend: boolean; platform: boolean; day: boolean; hour: boolean },
@@ -150,8 +136,8 @@ export class ReportsStore {
     limit: number,
   ): Promise<BucketRow[]> {
     const out: BucketRow[] = [];
-    for (const part of chunks(trendIds)) {
-      const rows = await this.db
+    for (const part of chunks(trendIds, REPORT_ID_CHUNK)) {
+      const rows = await this.reader
         .selectFrom('trend_hourly as h')
         .select([
           sql<number>`sum(h.mentions)`.as('volume'),
@@ -189,13 +175,13 @@ export class ReportsStore {
   }
 
   /** The stored metric snapshots of one period (what `GET /api/trends` lists) for the given trends. */
-  async snapshots(trendIds: number[], period: string) {
+  async reportSnapshots(trendIds: number[], period: string) {
     const out = new Map<
       number,
       { velocity_score: number; velocity_1h: number; trend_stability: number; lifecycle_stage: string }
     >();
-    for (const part of chunks(trendIds)) {
-      const rows = await this.db
+    for (const part of chunks(trendIds, REPORT_ID_CHUNK)) {
+      const rows = await this.reader
         .selectFrom('trend_metrics')
         .select(['trend_id', 'velocity_score', 'velocity_1h', 'trend_stability', 'lifecycle_stage'])
         .where('period', '=', period)
@@ -214,10 +200,10 @@ export class ReportsStore {
   }
 
   /** Whole trend rows (what the trends module computes metrics from). */
-  async trends(trendIds: number[]) {
+  async reportTrendRows(trendIds: number[]) {
     const out = [];
-    for (const part of chunks(trendIds)) {
-      out.push(...(await this.db.selectFrom('trends').selectAll().where('id', 'in', part).execute()));
+    for (const part of chunks(trendIds, REPORT_ID_CHUNK)) {
+      out.push(...(await this.reader.selectFrom('trends').selectAll().where('id', 'in', part).execute()));
     }
     return out;
   }
