@@ -895,6 +895,59 @@ describe('runs', () => {
       await smtp.close();
     }
   });
+
+  test('a disabled account’s due runs are not queued and hold up no other (a whole page of them); re-enabled, its run is queued', async () => {
+    clock.set(START);
+    const admin = (userId: number, active: boolean) =>
+      call(ctx.app, 'PATCH', `/api/admin/users/${userId}`, {
+        key: ctx.operatorKey,
+        body: { is_active: active },
+      });
+    // 5 × 20 disabled accounts' configurations, due a minute before the enabled one: the scheduler's first page
+    // (100 rows) holds none it may queue.
+    const idle: { user: { userId: number; key: string }; ids: number[] }[] = [];
+    for (let u = 0; u < 5; u++) {
+      const owner = await createUser(ctx, 'enterprise');
+      const ids: number[] = [];
+      for (let c = 0; c < 20; c++) {
+        ids.push(
+          (await save({ schedule_time: '10:29', config: awsConfig({ prefix: `idle-${u}` }) }, owner.key)).id,
+        );
+      }
+      idle.push({ user: owner, ids });
+    }
+    const late = await createUser(ctx, 'enterprise');
+    const lateConfig = await save(
+      { schedule_time: '10:29', config: awsConfig({ prefix: 'late' }) },
+      late.key,
+    );
+    const mine = await save({ schedule_time: '10:30', config: awsConfig({ prefix: 'enabled' }) });
+    for (const owner of [...idle.map((i) => i.user), late]) {
+      assert.equal((await admin(owner.userId, false)).statusCode, 200);
+    }
+    try {
+      clock.set('2026-11-21T10:30:00Z');
+      assert.equal(await ctx.app.services.dataExports.scheduleDue(), 1, 'only the enabled account’s run');
+      await settle();
+      assert.equal((await api('GET', `${HISTORY}?config_id=${mine.id}`, user.key)).data.meta.total, 1);
+      // Re-enabled within its slot's grace, the account's run that stayed due is queued.
+      assert.equal((await admin(late.userId, true)).statusCode, 200);
+      clock.set('2026-11-21T10:30:30Z');
+      assert.equal(await ctx.app.services.dataExports.scheduleDue(), 1, 'the re-enabled account’s run');
+      await settle();
+      const runs = (await api('GET', `${HISTORY}?config_id=${lateConfig.id}`, late.key)).data.history;
+      assert.equal(runs.length, 1);
+      assert.equal(runs[0].status, 'succeeded', JSON.stringify(runs[0]));
+    } finally {
+      clock.set(START);
+      for (const { user: owner, ids } of idle) {
+        assert.equal((await admin(owner.userId, true)).statusCode, 200);
+        for (const id of ids) await api('DELETE', `${SETTINGS}/${id}`, owner.key);
+      }
+      await api('DELETE', `${SETTINGS}/${lateConfig.id}`, late.key);
+      await api('DELETE', `${SETTINGS}/${mine.id}`, user.key);
+    }
+  });
 });
 
 describe('e-mail', () => {

@@ -234,6 +234,49 @@ test('matching trend and crisis events are posted with escaped text and neutrali
   assert.equal(slack.state.posts.length, 3);
 });
 
+test('a disabled account (e.g. a removed organisation member) gets nothing posted; re-enabled, it does', async () => {
+  const user = await createUser(ctx);
+  await connect(ctx.app, user.key, '/api/integrations/chat/auth');
+  await req(ctx.app, 'POST', '/api/integrations/chat/save-channel', {
+    key: user.key,
+    body: { channel_id: 'C1', channel_name: 'general' },
+  });
+  await runChatJobs();
+  slack.state.posts.length = 0;
+  const admin = (active: boolean) =>
+    req(ctx.app, 'PATCH', `/api/admin/users/${user.userId}`, {
+      key: ctx.operatorKey,
+      body: { is_active: active },
+    });
+  const crisis = (id: number) =>
+    recordEvent('crisis.event.opened', {
+      crisis_event_id: id,
+      user_id: user.userId,
+      title: `Outage ${id}`,
+      severity: 'high',
+      status: 'active',
+      impacted_entity: 'Acme',
+      detected_at: '2026-11-21T10:00:00Z',
+      summary: 'Users report errors',
+      source_link: null,
+      trend_id: null,
+      source_keywords: ['acme'],
+    });
+  assert.equal((await admin(false)).statusCode, 200);
+  await crisis(31);
+  await runChatJobs();
+  await runChatJobs();
+  assert.equal(slack.state.posts.length, 0, 'nothing posted for a disabled account');
+  assert.equal((await admin(true)).statusCode, 200);
+  await crisis(32);
+  await runChatJobs();
+  await runChatJobs();
+  assert.deepEqual(
+    slack.state.posts.map((p) => String(p.text).includes('Outage 32')),
+    [true],
+  );
+});
+
 test('a 429 retries after Retry-After, and a revoked token marks the connection broken in status', async () => {
   const user = await createUser(ctx);
   await connect(ctx.app, user.key, '/api/integrations/chat/auth');

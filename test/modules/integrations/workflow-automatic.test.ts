@@ -148,6 +148,35 @@ describe('workflow automatic pushes and the crisis gate', () => {
     }
   });
 
+  test('a disabled account (e.g. a removed organisation member) gets nothing pushed; re-enabled, it does', async () => {
+    const enabledTool = await n8nStandIn();
+    const disabledTool = await n8nStandIn();
+    const admin = (userId: number, active: boolean) =>
+      call(ctx.app, 'PATCH', `/api/admin/users/${userId}`, {
+        key: ctx.operatorKey,
+        body: { is_active: active },
+      });
+    try {
+      const enabled = await createUser(ctx);
+      const disabled = await createUser(ctx);
+      await connectAndSelect(enabled.key, 'trend_lifecycle', enabledTool.url);
+      await connectAndSelect(disabled.key, 'trend_lifecycle', disabledTool.url);
+      assert.equal((await admin(disabled.userId, false)).statusCode, 200);
+      await ctx.app.services.events.dispatch(lifecycleEvent(43, clock.now()));
+      await runJobs(ctx);
+      assert.equal(enabledTool.pushes().length, 1);
+      assert.equal(disabledTool.pushes().length, 0, 'nothing pushed for a disabled account');
+      assert.equal((await admin(disabled.userId, true)).statusCode, 200);
+      await ctx.app.services.events.dispatch(lifecycleEvent(44, clock.now()));
+      await runJobs(ctx);
+      assert.equal(disabledTool.pushes().length, 1);
+      assert.equal(JSON.parse(disabledTool.pushes()[0]!.body).data.trend_id, 44);
+    } finally {
+      await enabledTool.close();
+      await disabledTool.close();
+    }
+  });
+
   test('an automatic push the tool answers 503 is retried later with the same webhook-id', async () => {
     const flaky = await n8nStandIn();
     try {
