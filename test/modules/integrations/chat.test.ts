@@ -258,7 +258,7 @@ test('a disabled account (e.g. a removed organisation member) gets nothing poste
       impacted_entity: 'Acme',
       detected_at: '2026-11-21T10:00:00Z',
       summary: 'Users report errors',
-      source_link: null,
+      source_link: 'https://status.example/outage',
       trend_id: null,
       source_keywords: ['acme'],
     });
