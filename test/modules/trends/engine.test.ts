@@ -223,9 +223,14 @@ describe('trend engine', () => {
         return done;
       }
     }
+    /** Recomputes in waits the analysis holds out for (a fixed delay raced a loaded machine's recomputes). */
+    let holdFor = 0;
     const slowNlp: NlpPool = {
       analyse: async (batch) => {
+        const started = performance.now();
         await new Promise((resolve) => setTimeout(resolve, 50));
+        while (recomputer.inWaits.length < holdFor && performance.now() - started < 30_000)
+          await new Promise((resolve) => setTimeout(resolve, 5));
         return analyseBatch(batch);
       },
       warm: async () => undefined,
@@ -261,6 +266,7 @@ describe('trend engine', () => {
       pruneSignals: async () => undefined,
     });
     await post('nova');
+    holdFor = 3;
     const pass = await engine.tick();
     assert.equal(pass.signals, 6);
     assert.deepEqual(
