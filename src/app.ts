@@ -33,6 +33,7 @@ import { LocalPubSub, type PubSub, RedisPubSub } from './platform/pubsub.ts';
 import { declareQueryAliases } from './platform/query.ts';
 import { connectRedis, isRedisUnavailable } from './platform/redis.ts';
 import { SHARED_SCHEMAS } from './platform/schemas.ts';
+import { buildSerializer } from './platform/serialization.ts';
 import { closeRefusedUpgrade, registerUpgradeGuard } from './platform/upgrade.ts';
 import { buildValidator } from './platform/validation.ts';
 
@@ -128,7 +129,7 @@ function createServer(config: Config, options: BuildOptions): App {
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     routerOptions: { maxParamLength: 500 },
     // As a factory, not setValidatorCompiler: a module adding its own schemas would otherwise get a default Ajv.
-    schemaController: { compilersFactory: { buildValidator } },
+    schemaController: { compilersFactory: { buildValidator, buildSerializer } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 }
 

@@ -4,6 +4,7 @@ import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv'
 import addFormatsImport from 'ajv-formats';
 import type { FastifySchemaCompiler, FastifyServerOptions } from 'fastify';
 import type { FieldError } from './errors.ts';
+import { schemaCache } from './schema-cache.ts';
 
 const addFormats = addFormatsImport as unknown as (ajv: Ajv) => Ajv;
 
@@ -80,16 +81,19 @@ function strictNumerals(schema: object, validate: ValidateFunction): ValidateFun
   return strict;
 }
 
-const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
-  if (httpPart === 'body')
-    return bodyAjv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
-  const validate = paramAjv.compile(schema as object);
-  return (
-    httpPart === 'querystring' || httpPart === 'params'
-      ? strictNumerals(schema as object, validate)
-      : validate
-  ) as ReturnType<FastifySchemaCompiler<unknown>>;
-};
+type Validator = ReturnType<FastifySchemaCompiler<unknown>>;
+const compiled = schemaCache<Validator>();
+
+const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
+  compiled(httpPart ?? '', schema, () => {
+    if (httpPart === 'body') return bodyAjv.compile(schema as object) as Validator;
+    const validate = paramAjv.compile(schema as object);
+    return (
+      httpPart === 'querystring' || httpPart === 'params'
+        ? strictNumerals(schema as object, validate)
+        : validate
+    ) as Validator;
+  });
 
 type ValidatorFactory = NonNullable<
   NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']
