@@ -150,7 +150,12 @@ export async function composeServices(input: CompositionInput): Promise<Composit
   await keyCache.start();
   const idempotency = new IdempotencyStore(platformDb, clock, keyRecords);
   const jobs = new JobQueue({ db: platformDb, dialect, clock });
-  const worker = new JobWorker({ queue: jobs, log, concurrency: config.jobConcurrency });
+  const worker = new JobWorker({
+    queue: jobs,
+    log,
+    concurrency: config.jobConcurrency,
+    leaseMs: config.jobLeaseMs,
+  });
   const events = new DomainEvents<AppEvents>(jobs);
   worker.register<DomainEvent>(DOMAIN_EVENT_JOB, (job) => events.dispatch(job.payload));
   const metrics = createMetrics();

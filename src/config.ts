@@ -88,6 +88,11 @@ export interface Config {
    */
   jobConcurrency: number;
   /**
+   * How long a claimed job stays with the process that claimed it (`JOB_LEASE_MS`, default 60 s): a job whose
+   * process died runs again, elsewhere, once its lease has expired. Longer than the slowest job should take.
+   */
+  jobLeaseMs: number;
+  /**
    * Requests in flight from this process to one destination (scheme, host, port) at once
    * (`OUTBOUND_CONCURRENCY_PER_DESTINATION`, default 16). A webhook delivery waiting for its receiver's answer
    * holds no job slot, and one to a destination at its limit goes back to the queue for a moment: a slow
@@ -517,6 +522,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     nlpWorkerThreads: integer(env, 'NLP_WORKER_THREADS', Math.max(1, os.availableParallelism() - 1), 0, 64),
     jobConcurrency: integer(env, 'JOB_CONCURRENCY', 16, 1, 256),
+    jobLeaseMs: integer(env, 'JOB_LEASE_MS', 60_000, 1_000, 3_600_000),
     outboundConcurrencyPerDestination: integer(
       env,
       'OUTBOUND_CONCURRENCY_PER_DESTINATION',

@@ -33,6 +33,9 @@ describe('configuration', () => {
     // NLP threads leave the API thread a core of its own.
     assert.equal(config.nlpWorkerThreads, Math.max(1, os.availableParallelism() - 1));
     assert.equal(loadConfig({ NLP_WORKER_THREADS: '0' }).nlpWorkerThreads, 0);
+    // A crashed process's jobs run again after a minute unless the operator says otherwise.
+    assert.equal(config.jobLeaseMs, 60_000);
+    assert.equal(loadConfig({ JOB_LEASE_MS: '15000' }).jobLeaseMs, 15_000);
   });
 
   test('a data folder without DATABASE_URL holds the embedded database too', () => {
@@ -72,6 +75,8 @@ describe('configuration', () => {
       [{ BUCKET_RETENTION_DAYS: '-5' }, 'BUCKET_RETENTION_DAYS'],
       [{ DEFAULT_COUNTRY: 'XX' }, 'DEFAULT_COUNTRY'],
       [{ DEFAULT_COUNTRY: 'USA' }, 'DEFAULT_COUNTRY'],
+      [{ JOB_LEASE_MS: '500' }, 'JOB_LEASE_MS'],
+      [{ JOB_LEASE_MS: 'a minute' }, 'JOB_LEASE_MS'],
     ];
     for (const [env, variable] of cases) {
       const error = configError(env);

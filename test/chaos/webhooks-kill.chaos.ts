@@ -28,7 +28,13 @@ test('kill -9 during webhook deliveries: every event is delivered after the rest
 }, async (t) => {
   const { cluster, redis, operatorKey } = await backends();
   const receiver = await WebhookReceiver.start();
-  const first = await Instance.start({ databaseUrl: cluster.url, redisUrl: redis.url, operatorKey });
+  // Deliveries cut off by the kill are sent again once their job leases expire: 20 s here instead of 60.
+  const first = await Instance.start({
+    databaseUrl: cluster.url,
+    redisUrl: redis.url,
+    operatorKey,
+    env: { JOB_LEASE_MS: '20000' },
+  });
 
   const sub = await api(first.url, 'POST', '/api/integrations/webhooks', {
     key: operatorKey,
