@@ -104,6 +104,11 @@ const owners = () => {
   return cached;
 };
 
+/** The next check reads the owners from the tables files again. */
+export function forgetTableOwners(): void {
+  cached = undefined;
+}
+
 /** The table a builder argument names (`'trends as t'` → `trends`). */
 const tableOfArgument = (text: string) =>
   text

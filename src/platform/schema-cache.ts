@@ -21,9 +21,9 @@ export function schemaCache<F>(): (context: string, schema: unknown, compile: ()
       byText.set(text, fn);
     }
     if (isObject) {
-      let forSchema = byObject.get(schema);
-      if (forSchema === undefined) byObject.set(schema, (forSchema = new Map()));
+      const forSchema = byObject.get(schema) ?? new Map<string, F>();
       forSchema.set(context, fn);
+      byObject.set(schema, forSchema);
     }
     return fn;
   };

@@ -1,10 +1,10 @@
 // The dashboard copies no API shape by hand (structure rule web-shapes-from-sdk, scripts/structure/web-shapes.ts):
 // web/src holds it, a planted copy is caught, and the names the rule guards are the served document's schemas.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
+import { violations } from '../../scripts/lint-structure.ts';
 import { SHAPE_NAMES } from '../../scripts/structure/web-shapes.ts';
 import { build, call } from '../helpers/app.ts';
 
@@ -19,11 +19,11 @@ function webFiles(dir = WEB): string[] {
   });
 }
 
+/** The structure rules (scripts/lint-structure.ts) on `files`, in this process. */
 function structure(files: string[]) {
-  return spawnSync(process.execPath, ['--import', 'tsx', 'scripts/lint-structure.ts', '--files', ...files], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  });
+  const found = violations(files);
+  const text = found.join('\n');
+  return { status: found.length > 0 ? 1 : 0, stdout: text, stderr: text };
 }
 
 /** Writes `files` (relative path → text), runs `check`, and removes them whatever happens. */
