@@ -46,18 +46,7 @@ interface SignalSearch {
     needles: string[],
     since: number,
     limit: number,
-  ): Promise<
-    {
-      text: string;
-      title: string | null;
-      source: string;
-      observed_at: number;
-      url: string | null;
-      location: string | null;
-      lang: string | null;
-      keywords: string | null;
-    }[]
-  >;
+  ): Promise<(AnalyzerSignal & { keywords: string | null })[]>;
 }
 
 interface InsightsServiceOptions {

@@ -8,6 +8,7 @@ import {
   growth,
   overallTrend,
   sentimentCategory,
+  type TrendTotalsRow,
 } from '../trends/index.ts';
 import type { BucketDimension, CrisisPlan, TrendDimension, TrendPlan } from './catalogue.ts';
 
@@ -17,16 +18,7 @@ export type Cell = string | number | null;
 export type Row = Record<string, Cell>;
 
 /** What a report knows of one trend over the window. */
-export interface TrendFacts {
-  trend_id: number;
-  title: string;
-  category: string;
-  type: string;
-  volume: number;
-  previous_volume: number;
-  sentiment_sum: number;
-  positive: number;
-  negative: number;
+export interface TrendFacts extends TrendTotalsRow {
   /** The trend's computed metrics for the window (when the plan needs them). */
   whole?: { velocity_score: number; velocity_1h: number; trend_stability: number; lifecycle_stage: string };
 }

@@ -10,19 +10,6 @@ import type { SignalsTable } from './tables.ts';
 
 export type NewSignal = Insertable<SignalsTable>;
 
-/** A signal not yet turned into trend buckets, as the trend processor reads it. */
-interface UnprocessedSignal {
-  id: number;
-  source: string;
-  text: string;
-  title: string | null;
-  keywords: string | null;
-  lang: string | null;
-  category_hint: string | null;
-  author: string | null;
-  observed_at: number;
-}
-
 // The columns an ingested row fills, in the order of the insert's parameters.
 const INSERT_COLUMNS = [
   'source',
@@ -50,19 +37,6 @@ const ROWS_PER_STATEMENT = 1_024;
 const IDS_PER_CLAIM = 1_024;
 /** How long a reader of settled ids waits for signal inserts under way before it gives up (null) this time. */
 const SETTLE_LOCK_TIMEOUT = '2s';
-
-/** A stored signal as the crisis detector reads it. */
-interface LoggedSignal {
-  id: number;
-  source: string;
-  external_id: string;
-  text: string;
-  title: string | null;
-  url: string | null;
-  author: string | null;
-  engagement: string | null;
-  observed_at: number;
-}
 
 export class SignalsStore {
   /** `?` (SQLite) or `$n` (PostgreSQL): how this database numbers parameters, read from Kysely's compiler. */
@@ -131,7 +105,8 @@ export class SignalsStore {
    * SQLite the writer is held by the trend batch being committed, and the next batch is read and analysed
    * meanwhile (rows after `afterId`, so none of the batch being written).
    */
-  unprocessed(limit: number, afterId = 0): Promise<UnprocessedSignal[]> {
+  /** Rows of the trend processor's SignalQueue port (trends/processor.ts declares the shape it reads). */
+  unprocessed(limit: number, afterId = 0) {
     return this.reader
       .selectFrom('signals')
       .select(['id', 'source', 'text', 'title', 'keywords', 'lang', 'category_hint', 'author', 'observed_at'])
@@ -202,8 +177,8 @@ export class SignalsStore {
     }
   }
 
-  /** Signals after id `id` up to id `through`, in id order, at most `limit`. */
-  between(id: number, through: number, limit: number): Promise<LoggedSignal[]> {
+  /** Signals after id `id` up to id `through`, in id order, at most `limit` (crisis/surges.ts's SurgeSources port). */
+  between(id: number, through: number, limit: number) {
     return this.db
       .selectFrom('signals')
       .select(['id', 'source', 'external_id', 'text', 'title', 'url', 'author', 'engagement', 'observed_at'])

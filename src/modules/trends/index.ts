@@ -24,4 +24,4 @@ export { MetricsRecomputer } from './recompute.ts';
 export { TrendIdParams, TrendItemSchema } from './schemas.ts';
 export { requireCategory, type TrendItemView, TrendsService } from './service.ts';
 export { TrendsStore } from './store.ts';
-export type { TrendSelection } from './stores/reports.ts';
+export type { TrendSelection, TrendTotalsRow } from './stores/reports.ts';

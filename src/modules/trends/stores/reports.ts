@@ -22,7 +22,8 @@ export interface TrendSelection {
   trendIds?: number[];
 }
 
-interface TrendTotalsRow {
+/** One trend's sums over a report's window. */
+export interface TrendTotalsRow {
   trend_id: number;
   title: string;
   category: string;
