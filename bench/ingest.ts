@@ -263,6 +263,23 @@ async function waitUntilCurrent(
   }
 }
 
+/** Trends and metric rows stored, and the database's size after a checkpoint (the server stopped). */
+function storedPerPost(file: string): { trends: number; metricRows: number; bytes: number } {
+  const db = new Database(file, { fileMustExist: true });
+  try {
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    const one = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
+    const pages = one('select page_count * page_size as n from pragma_page_count(), pragma_page_size()');
+    return {
+      trends: one('select count(*) as n from trends'),
+      metricRows: one('select count(*) as n from trend_metrics'),
+      bytes: pages,
+    };
+  } finally {
+    db.close();
+  }
+}
+
 export async function runIngestScenario(_settings: BenchSettings): Promise<number> {
   let count: number;
   let concurrency: number;
@@ -375,6 +392,8 @@ export async function runIngestScenario(_settings: BenchSettings): Promise<numbe
       const reads = await probe.stop();
       await target.close();
       target = undefined;
+      const stored = storedPerPost(file);
+      const posts = count + (warmupBodies.length > 0 ? warmup : 0);
       progress('baselines again, after the ingest…');
       const minimalAfter = baseline(items, path.join(tmp, `minimal-${round}.db`), sentimentOf);
       const nlpAfter = baseline(items, path.join(tmp, `nlp-${round}.db`), tokensThenSentiment(warm));
@@ -405,6 +424,9 @@ export async function runIngestScenario(_settings: BenchSettings): Promise<numbe
           `${Math.round(nlpBaseline)} signals/s (the NLP baseline moved ${drift} meanwhile)\n` +
           `ratios: ${result.nlpRatio.toFixed(3)} × the NLP baseline, ${result.minimalRatio.toFixed(3)} × the ` +
           'minimal pipeline\n' +
+          `stored (warm-up included, ${posts} posts): ${stored.trends} trends ` +
+          `(${(stored.trends / posts).toFixed(3)} per post), ${stored.metricRows} metric rows, ` +
+          `${Math.round(stored.bytes / posts)} bytes of SQLite per post (after a checkpoint)\n` +
           `reads during the ingest (GET /api/trends?limit=20, one at a time): ${reads.count}, ` +
           `p50 ${reads.p50.toFixed(1)} ms, p99 ${reads.p99.toFixed(1)} ms, max ${reads.max.toFixed(1)} ms\n`,
       );

@@ -202,6 +202,7 @@ export async function composeServices(input: CompositionInput): Promise<Composit
     signals: signals.api,
     interests: accounts.api.interests,
     drainBudgetMs: overrides.drainBudgetMs,
+    registry: metrics.registry,
   });
   const insights = createInsightsModule({
     config,

@@ -102,6 +102,12 @@ export interface Config {
   /** Raw signals are deleted after `SIGNAL_RETENTION_DAYS` (14); trend buckets after `BUCKET_RETENTION_DAYS` (400). */
   retention: { signalDays: number; bucketDays: number };
   /**
+   * Trend candidates (docs/metrics.md, "Candidates and promotion"): a phrase becomes a trend once `minPosts`
+   * independent posts name it within 24 h (`TREND_MIN_POSTS`, default 2; 1 = every phrase at once); at most
+   * `maxCandidates` phrases are held meanwhile (`TREND_CANDIDATES_MAX`, default 50,000).
+   */
+  trendCandidates: { minPosts: number; maxCandidates: number };
+  /**
    * The country `GET /api/user/session-info` reports (`DEFAULT_COUNTRY`, an ISO 3166-1 alpha-2 code, default
    * `US`): Crestwatch does no geo-IP lookups.
    */
@@ -533,6 +539,10 @@ export function loadConfig(env: Env = process.env): Config {
     retention: {
       signalDays: integer(env, 'SIGNAL_RETENTION_DAYS', 14, 1, 3650),
       bucketDays: integer(env, 'BUCKET_RETENTION_DAYS', 400, 1, 3650),
+    },
+    trendCandidates: {
+      minPosts: integer(env, 'TREND_MIN_POSTS', 2, 1, 100),
+      maxCandidates: integer(env, 'TREND_CANDIDATES_MAX', 50_000, 100, 10_000_000),
     },
     defaultCountry: country(env),
   };

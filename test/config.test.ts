@@ -36,6 +36,9 @@ describe('configuration', () => {
     // A crashed process's jobs run again after a minute unless the operator says otherwise.
     assert.equal(config.jobLeaseMs, 60_000);
     assert.equal(loadConfig({ JOB_LEASE_MS: '15000' }).jobLeaseMs, 15_000);
+    // A phrase is a trend once two independent posts name it; 50,000 candidates are held meanwhile.
+    assert.deepEqual(config.trendCandidates, { minPosts: 2, maxCandidates: 50_000 });
+    assert.equal(loadConfig({ TREND_MIN_POSTS: '1' }).trendCandidates.minPosts, 1);
   });
 
   test('a data folder without DATABASE_URL holds the embedded database too', () => {
@@ -77,6 +80,8 @@ describe('configuration', () => {
       [{ DEFAULT_COUNTRY: 'USA' }, 'DEFAULT_COUNTRY'],
       [{ JOB_LEASE_MS: '500' }, 'JOB_LEASE_MS'],
       [{ JOB_LEASE_MS: 'a minute' }, 'JOB_LEASE_MS'],
+      [{ TREND_MIN_POSTS: '0' }, 'TREND_MIN_POSTS'],
+      [{ TREND_CANDIDATES_MAX: '10' }, 'TREND_CANDIDATES_MAX'],
     ];
     for (const [env, variable] of cases) {
       const error = configError(env);

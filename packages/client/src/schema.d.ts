@@ -17680,7 +17680,7 @@ export interface paths {
                         schedule_day?: "sunday" | "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday";
                         /** @default true */
                         is_active?: boolean;
-                        /** @description TrendItem fields to write, in column order: id, title, volume, timestamp, category, sentiment, sentiment_category, type, meta_description, growth, previous_volume, absolute_change, average_velocity, trend_stability, overall_trend, velocity_score, velocity_1h, lifecycle_stage, platforms (and `name`, upstream’s name for `title`). Empty or omitted: all of them. */
+                        /** @description TrendItem fields to write, in column order: id, title, volume, timestamp, category, sentiment, sentiment_category, type, meta_description, growth, previous_volume, absolute_change, average_velocity, trend_stability, overall_trend, velocity_score, velocity_1h, lifecycle_stage, platforms, velocity_window (and `name`, upstream’s name for `title`). Empty or omitted: all of them. */
                         selected_fields?: string[];
                     };
                 };
@@ -19891,7 +19891,7 @@ export interface components {
             trend_stability: number;
             /** @enum {unknown} */
             overall_trend: "growing" | "declining" | "stable";
-            /** @description Surprise of the last hour (docs/metrics.md). */
+            /** @description Surprise of the recent independent posts against the trend’s own baseline, 0–100: the strongest of the last 1 hour, 6 hours and 24 hours (`velocity_window` says which; docs/metrics.md). */
             velocity_score: number;
             /** @description Mentions in the last 60 minutes. */
             velocity_1h: number;
@@ -19901,6 +19901,11 @@ export interface components {
             platforms: {
                 [key: string]: number;
             };
+            /**
+             * @description The window `velocity_score` comes from: `1h` the last 60 minutes, `6h` and `24h` the current hour and the 5 or 23 before it, each against the same span before it (a burst too sparse for one hour shows in a longer window). `1h` when every window scores 0. Independent of `period`.
+             * @enum {unknown}
+             */
+            velocity_window: "1h" | "6h" | "24h";
         };
         /** AIInsight */
         AIInsight: {

@@ -19,6 +19,8 @@ export interface TrendUpdate {
   category: TrendItem['category'];
   volume: TrendItem['volume'];
   velocity: TrendItem['velocity_score'];
+  /** The window `velocity` comes from. */
+  velocity_window: TrendItem['velocity_window'];
   velocity_1h: TrendItem['velocity_1h'];
   growth: TrendItem['growth'];
   lifecycle_stage: TrendItem['lifecycle_stage'];

@@ -61,6 +61,14 @@ interface TrendContext {
 
 const round = (n: number) => Math.round(n * 10) / 10;
 
+const WINDOW_WORDS: Record<string, string> = { '1h': 'hour', '6h': '6 hours', '24h': '24 hours' };
+
+/** " (measured over the last 6 hours)"; nothing for events recorded before velocity had windows. */
+function windowNote(window: string | undefined): string {
+  const words = window === undefined ? undefined : WINDOW_WORDS[window];
+  return words === undefined ? '' : ` (measured over the last ${words})`;
+}
+
 /** Next steps derived from the metrics when the subscriber has no insight for the trend. */
 export function derivedNextSteps(
   data: { trend_name: string; category: string; velocity: number },
@@ -121,7 +129,7 @@ export function alertBody(
     timestamp: isoString(event.occurred_at),
     summary:
       `${data.trend_name} (${data.category}): velocity score rose from ${round(data.from_velocity)} to ` +
-      `${round(data.velocity)}, ${data.volume} mentions in 24 hours.`,
+      `${round(data.velocity)}${windowNote(data.velocity_window)}, ${data.volume} mentions in 24 hours.`,
     source_link: trendLink(baseUrl, data.trend_id),
     recommended_next_steps: nextSteps,
   };

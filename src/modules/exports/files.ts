@@ -21,6 +21,7 @@ export const TREND_FIELDS = [
   'velocity_1h',
   'lifecycle_stage',
   'platforms',
+  'velocity_window',
 ] as const;
 
 /** Upstream's SDK calls the title `name`: selected as `name`, the column is `name` and carries the title. */

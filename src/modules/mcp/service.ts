@@ -361,7 +361,15 @@ export class McpTools {
         path: '/api/trends',
         query: { sort_by: 'velocity', period: '24h', limit: RESOURCES_LISTED },
       }),
-    )) as { trends?: { id: number; title: string; velocity_score: number; lifecycle_stage: string }[] };
+    )) as {
+      trends?: {
+        id: number;
+        title: string;
+        velocity_score: number;
+        velocity_window: string;
+        lifecycle_stage: string;
+      }[];
+    };
     const crises = (await ok(
       caller.forward({
         method: 'GET',
@@ -374,7 +382,7 @@ export class McpTools {
         uri: `crestwatch://trends/${t.id}`,
         name: `trend-${t.id}`,
         title: t.title,
-        description: `Trend, velocity_score ${t.velocity_score}, ${t.lifecycle_stage}.`,
+        description: `Trend, velocity_score ${t.velocity_score} over ${t.velocity_window}, ${t.lifecycle_stage}.`,
         mimeType: 'application/json',
       })),
       ...(crises.events ?? []).map((e) => ({

@@ -40,9 +40,13 @@ const rows = (value: unknown): Row[] => (Array.isArray(value) ? (value as Row[])
 const num = (value: unknown): string =>
   typeof value === 'number' ? String(Math.round(value * 10) / 10) : '—';
 
+/** The window the velocity score comes from, " over 6h". */
+const windowOf = (t: Row): string =>
+  typeof t.velocity_window === 'string' ? ` over ${t.velocity_window}` : '';
+
 function trendLine(t: Row): string {
   return (
-    `#${t.id} ${t.title} (velocity ${num(t.velocity_score)}, volume ${num(t.volume)}, ` +
+    `#${t.id} ${t.title} (velocity ${num(t.velocity_score)}${windowOf(t)}, volume ${num(t.volume)}, ` +
     `${t.lifecycle_stage ?? 'no stage'}, ${t.sentiment_category ?? 'no sentiment'})`
   );
 }

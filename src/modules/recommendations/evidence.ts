@@ -14,6 +14,18 @@ export function topPlatform(platforms: Record<string, number>): [string, number]
 export const activePlatforms = (platforms: Record<string, number>) =>
   Object.values(platforms).filter((n) => n > 0).length;
 
+const WINDOW_WORDS: Record<string, string> = {
+  '6h': 'the last 6 hours are against the 6-hour spans before them',
+  '24h': 'the last 24 hours are against the days before them',
+};
+
+/** What the score measured: the window it comes from (the strongest of 1 h, 6 h and 24 h). */
+function velocityMeaning(trend: Pick<TrendFacts, 'velocity_window'>): string {
+  const words =
+    WINDOW_WORDS[trend.velocity_window ?? '1h'] ?? 'the last 60 minutes are for this hour of the week';
+  return `How surprising ${words} (the strongest of the 1-hour, 6-hour and 24-hour windows).`;
+}
+
 export function trendEvidence(trend: TrendFacts, link: string): Evidence[] {
   const at = trend.timestamp;
   const e = (
@@ -34,13 +46,7 @@ export function trendEvidence(trend: TrendFacts, link: string): Evidence[] {
   });
   const top = topPlatform(trend.platforms);
   return [
-    e(
-      'velocity_score',
-      'Velocity score',
-      trend.velocity_score,
-      'score (0–100)',
-      'How surprising the last 60 minutes are for this hour of the week.',
-    ),
+    e('velocity_score', 'Velocity score', trend.velocity_score, 'score (0–100)', velocityMeaning(trend)),
     e('velocity_1h', 'Mentions in the last 60 minutes', trend.velocity_1h, 'mentions', null),
     e('volume', 'Mentions in the last 24 hours', trend.volume, 'mentions', null),
     e('previous_volume', 'Mentions in the 24 hours before', trend.previous_volume, 'mentions', null),

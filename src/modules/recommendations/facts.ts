@@ -66,6 +66,8 @@ export interface TrendFacts {
   growth: number | null;
   average_velocity: number;
   velocity_score: number;
+  /** The window velocity_score comes from (1h, 6h, 24h); absent reads as 1h. */
+  velocity_window?: string;
   velocity_1h: number;
   lifecycle_stage: string;
   sentiment_category: string;

@@ -187,7 +187,10 @@ export function momentum(c: TrendContext): Draft | null {
           }
         : {
             outcome: `Reach the audience following "${trend.title}" while attention is rising.`,
-            basis: `Velocity score ${trend.velocity_score}: ${plural(trend.velocity_1h, 'mention')} in the last hour against a seasonal baseline.`,
+            basis:
+              trend.velocity_window === '6h' || trend.velocity_window === '24h'
+                ? `Velocity score ${trend.velocity_score}: the last ${trend.velocity_window === '6h' ? '6' : '24'} hours of independent posts against the same spans before them.`
+                : `Velocity score ${trend.velocity_score}: ${plural(trend.velocity_1h, 'mention')} in the last hour against a seasonal baseline.`,
             measurement: `Engagement and reach of the piece against your median for ${trend.category} over 7 days.`,
           },
       urgency: urgencyOf(trend.lifecycle_stage, trend.velocity_1h),

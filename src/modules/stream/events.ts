@@ -24,6 +24,7 @@ export function trendUpdates(views: TrendItemView[]): StreamEnvelope[] {
       category: view.category,
       volume: view.volume,
       velocity: view.velocity_score,
+      velocity_window: view.velocity_window,
       velocity_1h: view.velocity_1h,
       growth: view.growth,
       lifecycle_stage: view.lifecycle_stage,

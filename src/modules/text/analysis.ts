@@ -205,3 +205,43 @@ export function joinAnalyses(parts: readonly BatchAnalysis[]): BatchAnalysis {
   }
   return out.build();
 }
+
+/**
+ * `analysis` with keys added to some of its signals as keyword candidates (`extra`: signal index → keys, e.g. the
+ * interests a post names, phrases.ts): a key a signal already names is not added twice. A signal that named
+ * nothing before gets its score and fingerprint here (the threads leave them 0 then).
+ */
+export function withExtraCandidates(
+  analysis: BatchAnalysis,
+  extra: ReadonlyMap<number, readonly { key: string; surface: string }[]>,
+  texts: (i: number) => { text: string; title: string | null },
+): BatchAnalysis {
+  if (extra.size === 0) return analysis;
+  const out = new AnalysisBuilder();
+  const { offsets, keys, surfaces, candidateKeys, candidateSurfaces, candidateTypes } = analysis;
+  for (let i = 0; i + 1 < offsets.length; i++) {
+    const named = new Set<string>();
+    for (let c = offsets[i]!; c < offsets[i + 1]!; c++) {
+      const key = keys[candidateKeys[c]!]!;
+      named.add(key);
+      out.candidate(key, surfaces[candidateSurfaces[c]!]!, candidateTypes[c]!);
+    }
+    let score = analysis.scores[i]!;
+    let fingerprint = analysis.fingerprints[i]!;
+    const added = (extra.get(i) ?? []).filter(({ key }) => !named.has(key));
+    for (const { key, surface } of added) out.candidate(key, surface, TYPE_CODE.keyword);
+    if (named.size === 0 && added.length > 0) {
+      const { text, title } = texts(i);
+      score = mentionScore(title ? `${title}. ${text}` : text);
+      fingerprint = signalFingerprint(text, title);
+    }
+    out.signal(
+      score,
+      fingerprint,
+      analysis.hitsKnown[i]
+        ? analysis.hits.subarray(analysis.hitOffsets[i]!, analysis.hitOffsets[i + 1]!)
+        : null,
+    );
+  }
+  return out.build();
+}

@@ -1,5 +1,7 @@
 // The domain events the trends module records (with each snapshot change, in its transaction) for the delivery
 // modules: webhooks, the live stream, chat and the workflow tool.
+import type { VelocityWindow } from './metrics.ts';
+
 export const TREND_VELOCITY_EVENT = 'trend.velocity.crossed';
 export const TREND_LIFECYCLE_EVENT = 'trend.lifecycle.changed';
 
@@ -10,6 +12,8 @@ interface TrendEventBase {
   category: string;
   /** velocity_score (0–100) of the new snapshot. */
   velocity: number;
+  /** The window velocity comes from (absent in events recorded before metrics version 13). */
+  velocity_window?: VelocityWindow;
   /** Mentions in the default period (24 h). */
   volume: number;
 }

@@ -3,11 +3,15 @@
 // docs/metrics.md states every formula and constant below; keep the two in step (and bump METRICS_VERSION
 // when a number would change).
 
-export const METRICS_VERSION = 'crestwatch-metrics/12';
+export const METRICS_VERSION = 'crestwatch-metrics/13';
 
 export const HOUR_MS = 3_600_000;
-export const HOURS_PER_WEEK = 168;
+const HOURS_PER_WEEK = 168;
 const HOURS_PER_DAY = 24;
+
+/** The windows velocity_score is measured over; the strongest gives the score (velocity_window). */
+export const VELOCITY_WINDOWS = ['1h', '6h', '24h'] as const;
+export type VelocityWindow = (typeof VELOCITY_WINDOWS)[number];
 
 /** Contract periods in hours. */
 export const PERIOD_HOURS = { '1h': 1, '24h': 24, '7d': 168, '30d': 720 } as const;
@@ -36,6 +40,35 @@ export const METRIC_CONSTANTS = Object.freeze({
   runPaceRatio: 0.5,
   /** score = 100 × (1 − e^(−max(z, 0) / k)). */
   squashK: 5,
+  /**
+   * The longer velocity windows: their evidence (the current hour and the hours before it) against blocks of
+   * the same length before them. The 1h window is the constants above.
+   */
+  longWindows: Object.freeze({
+    '6h': Object.freeze({
+      hours: 6,
+      /** Recent: EWMA over up to 8 preceding blocks (48 h), oldest first. */
+      recentBlocks: 8,
+      recentAlpha: 0.3,
+      /** Daily: median of the same 6 hours in up to 7 past days. */
+      dailyDays: 7,
+      lambdaFloor: 2,
+      minEvidence: 3,
+      /** Counts are read at most at this λ (the ratio to the baseline beyond it). */
+      countCap: 6,
+    }),
+    '24h': Object.freeze({
+      hours: 24,
+      /** Recent: EWMA over up to 7 preceding days. */
+      recentBlocks: 7,
+      recentAlpha: 0.3,
+      /** The same 24 hours on a past day is a preceding block: recent already reads it. */
+      dailyDays: 0,
+      lambdaFloor: 3,
+      minEvidence: 4,
+      countCap: 6,
+    }),
+  }),
   /** Lifecycle thresholds. */
   emergingMaxAgeHours: 24,
   emergingMinScore: 50,
@@ -309,13 +342,126 @@ export function squash(z: number): number {
 }
 
 /**
- * velocity_score (0–100): how surprising the last 60 minutes' evidence is for this hour of the day and of
- * the week. `hourly` is the evidence per hour, `lastHour` the evidence in the last 60 minutes:
+ * The 1h window's velocity (0–100): how surprising the last 60 minutes' evidence is for this hour of the day
+ * and of the week. `hourly` is the evidence per hour, `lastHour` the evidence in the last 60 minutes:
  * 0 when lastHour < 2 (one post is no trend); else squash(anscombeZ(lastHour, velocityBaseline(hourly).lambda)).
  */
 export function velocityScore(hourly: readonly number[], lastHour: number): number {
   if (lastHour < C.minEvidence) return 0;
   return squash(anscombeZ(lastHour, velocityBaseline(hourly, lastHour).lambda));
+}
+
+type LongWindow = Exclude<VelocityWindow, '1h'>;
+
+/** Hours of history the velocity windows read: the 24h window's block 4 weeks back is the farthest. */
+export const VELOCITY_HISTORY_HOURS = Math.max(
+  C.seasonalWeeks * HOURS_PER_WEEK + C.runMaxHours + 1,
+  ...Object.values(C.longWindows).map(
+    (w) =>
+      w.hours +
+      Math.max(w.recentBlocks * w.hours, w.dailyDays * HOURS_PER_DAY, C.seasonalWeeks * HOURS_PER_WEEK),
+  ),
+);
+
+/**
+ * The evidence of the `w` hours ending at index `end` (inclusive), or null when the series does not hold them
+ * all. With `partial`, a block the series holds in part (the trend's first hours) counts at the rate of the
+ * hours it holds, so a new trend's first hours are the level it is measured against, as in the 1h window.
+ */
+function blockAt(e: readonly number[], end: number, w: number, partial = false): number | null {
+  const first = end - w + 1;
+  if (end < 0 || (first < 0 && !partial)) return null;
+  let s = 0;
+  for (let j = Math.max(0, first); j <= end; j++) s += e[j]!;
+  return first >= 0 ? s : (s * w) / (end + 1);
+}
+
+interface WindowVelocity {
+  window: VelocityWindow;
+  /** Evidence in the window (1h: the last 60 minutes; longer: the current hour and the hours before it). */
+  evidence: number;
+  /** The expected evidence: the largest of recent, daily and seasonal, floored. */
+  lambda: number;
+  recent: number | null;
+  daily: number | null;
+  seasonal: number | null;
+  score: number;
+}
+
+/**
+ * A longer window (6h, 24h): x = Σ e[n − w … n − 1] against blocks of w hours before it, ending at
+ * n − 1 − k·w (recent: EWMA over up to `recentBlocks`, a block held in part read at its rate), n − 1 − 24d
+ * (daily: median over up to `dailyDays`) and n − 1 − 168k (seasonal: EWMA α 0.5, k = 4…1), those two only
+ * when the series holds the whole block (the same hours of another day or week); λ = max(floor, the largest
+ * that exists). 0 below the window's minimum evidence, or when no hour of it (nor the last 60 minutes) reached
+ * the 1h minimum: evidence is counted per hour, so one account posting every hour adds 1 an hour. Else
+ * squash(anscombeZ(x·m, λ·m) / √w), m = min(1, cap / λ).
+ */
+function longWindowVelocity(e: readonly number[], lastHour: number, window: LongWindow): WindowVelocity {
+  const spec = C.longWindows[window];
+  const w = spec.hours;
+  const n = e.length;
+  let x = 0;
+  let busiest = lastHour;
+  for (let j = Math.max(0, n - w); j < n; j++) {
+    x += e[j]!;
+    busiest = Math.max(busiest, e[j]!);
+  }
+  let recent: number | null = null;
+  for (let k = spec.recentBlocks; k >= 1; k--) {
+    const b = blockAt(e, n - 1 - k * w, w, true);
+    if (b !== null) recent = recent === null ? b : spec.recentAlpha * b + (1 - spec.recentAlpha) * recent;
+  }
+  const days: number[] = [];
+  for (let d = 1; d <= spec.dailyDays; d++) {
+    const b = blockAt(e, n - 1 - d * HOURS_PER_DAY, w);
+    if (b !== null) days.push(b);
+  }
+  let seasonal: number | null = null;
+  for (let k = C.seasonalWeeks; k >= 1; k--) {
+    const b = blockAt(e, n - 1 - k * HOURS_PER_WEEK, w);
+    if (b !== null) seasonal = seasonal === null ? b : C.seasonalAlpha * b + (1 - C.seasonalAlpha) * seasonal;
+  }
+  const daily = days.length > 0 ? median(days) : null;
+  const lambda = Math.max(spec.lambdaFloor, recent ?? 0, daily ?? 0, seasonal ?? 0);
+  let score = 0;
+  if (x >= spec.minEvidence && busiest >= C.minEvidence) {
+    // A day's count wanders with the news far more than a Poisson count: past the cap only the ratio counts.
+    const m = Math.min(1, spec.countCap / lambda);
+    // Per hour of window: a steady excess grows z as √hours, so without it a day-long story would outrank
+    // (and tie at 100 with) every fresh burst for a whole day.
+    score = squash(anscombeZ(x * m, lambda * m) / Math.sqrt(w));
+  }
+  return { window, evidence: x, lambda, recent, daily, seasonal, score };
+}
+
+/**
+ * velocity_score over every window: the 1h window is `velocityScore` (the last 60 minutes, run detection); the
+ * 6h and 24h windows are `longWindowVelocity`. The score is the strongest window's; ties go to the shortest,
+ * so a trend with every window at 0 reads "1h". `evidence` is the evidence per hour, `lastHour` the evidence
+ * in the last 60 minutes.
+ */
+export function velocityWindows(
+  evidence: readonly number[],
+  lastHour: number,
+): { score: number; window: VelocityWindow; windows: WindowVelocity[] } {
+  const base = velocityBaseline(evidence, lastHour);
+  const windows: WindowVelocity[] = [
+    {
+      window: '1h',
+      evidence: lastHour,
+      lambda: base.lambda,
+      recent: base.recent,
+      daily: base.daily,
+      seasonal: base.seasonal,
+      score: lastHour < C.minEvidence ? 0 : squash(anscombeZ(lastHour, base.lambda)),
+    },
+    longWindowVelocity(evidence, lastHour, '6h'),
+    longWindowVelocity(evidence, lastHour, '24h'),
+  ];
+  let best = windows[0]!;
+  for (const w of windows) if (w.score > best.score) best = w;
+  return { score: best.score, window: best.window, windows };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -326,6 +472,7 @@ interface LifecycleSignals {
   periodHours: number;
   /** Mentions in the last 60 minutes (velocity_1h). */
   lastHour: number;
+  /** velocity_score: the strongest window's (velocityWindows). */
   velocityScore: number;
   /** Hours since the trend was first seen; null when unknown (never emerging). */
   ageHours: number | null;
@@ -349,8 +496,8 @@ export function sixHourShape(hourly: readonly number[], lastHour: number): 'up' 
 }
 
 /**
- * lifecycle_stage, first rule that holds (g = growth, s = velocity_score, x = lastHour, h1 = hourly[n−2],
- * peak = max(hourly[n−P … n−2], x), e = evidence in the last 60 minutes):
+ * lifecycle_stage, first rule that holds (g = growth, s = velocity_score of the strongest window,
+ * x = lastHour, h1 = hourly[n−2], peak = max(hourly[n−P … n−2], x), e = evidence in the last 60 minutes):
  * 1. emerging — age < 24 h and s ≥ 50;
  * 2. rising — (g > 25, or g null with volume > 0), e ≥ 2 and (s ≥ 40, or the evidence's six-hour shape is up
  *    and s ≥ 20);
@@ -519,6 +666,8 @@ export interface TrendMetrics {
   velocity_score: number;
   velocity_1h: number;
   lifecycle_stage: LifecycleStage;
+  /** The window velocity_score comes from. */
+  velocity_window: VelocityWindow;
   sentiment: string | null;
   sentiment_category: SentimentCategory;
   platforms: Record<string, number>;
@@ -549,7 +698,8 @@ export function computeTrendMetrics(input: TrendMetricsInput): TrendMetrics {
   let lastHourEvidence = lastHour;
   if (input.evidenceMinutes !== undefined) lastHourEvidence = velocity1h(input.evidenceMinutes);
   else if (input.evidence !== undefined) lastHourEvidence = at(evidence, evidence.length - 1);
-  const score = velocityScore(evidence, lastHourEvidence);
+  const velocity = velocityWindows(evidence, lastHourEvidence);
+  const score = velocity.score;
   const now = input.now ?? (input.endHour + 1) * HOUR_MS;
   const ageHours = input.firstSeenAt === null ? null : Math.max(0, now - input.firstSeenAt) / HOUR_MS;
   const s = input.sentiment;
@@ -572,6 +722,7 @@ export function computeTrendMetrics(input: TrendMetricsInput): TrendMetrics {
       evidence,
       lastHourEvidence,
     }),
+    velocity_window: velocity.window,
     // From the unrounded mean, so the string is one rounding of sum / count.
     sentiment: formatSentiment(s.count > 0 ? s.sum / s.count : null),
     sentiment_category: sentimentCategory(s),

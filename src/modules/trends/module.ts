@@ -2,6 +2,7 @@
 // the signals module's stored-signals notice, and publishes what others build on: the snapshots each recompute
 // writes, steps to run after each engine pass, and the velocity levels it watches (VelocityLevels).
 import type { Redis } from 'ioredis';
+import type { Registry } from 'prom-client';
 import type { Config } from '../../config.ts';
 import type { DB } from '../../database.ts';
 import type { Clock } from '../../platform/clock.ts';
@@ -9,6 +10,8 @@ import type { Dialect } from '../../platform/db/index.ts';
 import type { EventRecorder } from '../../platform/events.ts';
 import { Hooks, Listeners, type Module, routes } from '../../platform/module.ts';
 import type { NlpPool } from '../text/index.ts';
+import { type CandidatePool, MemoryCandidates, registerCandidateMetrics } from './candidates.ts';
+import { RedisCandidates } from './candidates-redis.ts';
 import { TrendEngine } from './engine.ts';
 import type { TrendEvents } from './events.ts';
 import { RedisEvidence } from './evidence-store.ts';
@@ -20,7 +23,7 @@ import { type TrendItemView, TrendsService } from './service.ts';
 import { TrendsStore } from './store.ts';
 
 interface TrendsModuleDeps {
-  config: Pick<Config, 'retention' | 'redisKeyPrefix'>;
+  config: Pick<Config, 'retention' | 'redisKeyPrefix' | 'trendCandidates'>;
   clock: Clock;
   db: DB;
   dialect: Dialect;
@@ -43,8 +46,14 @@ interface TrendsModuleDeps {
     /** Pending signals, claimed in the processor's transaction (the signals module's store). */
     store: SignalQueue;
   };
+  /** Where the candidates' fill, promotions and evictions are reported (/metrics). */
+  registry?: Registry;
   /** Resolves the trend list's `interest` filter. */
-  interests: { get(userId: number, id: number): Promise<{ key: string }> };
+  interests: {
+    get(userId: number, id: number): Promise<{ key: string }>;
+    /** Every user's active interests: posts naming one count towards its trend at once. */
+    watched(): Promise<{ key: string; keyword: string }[]>;
+  };
 }
 
 export type TrendsModule = Module<
@@ -53,6 +62,8 @@ export type TrendsModule = Module<
     processor: TrendProcessor;
     recomputer: MetricsRecomputer;
     engine: TrendEngine;
+    /** Phrases held until enough independent posts name them (their fill and evictions are in /metrics). */
+    candidates: CandidatePool;
     /** `listener` receives the default-period views of each recompute batch (trends with mentions). */
     onSnapshots(listener: (views: TrendItemView[]) => unknown): () => void;
     /** Adds a step to the end of every engine pass (awaited; its failure is the pass's). */
@@ -66,7 +77,18 @@ export type TrendsModule = Module<
 export function createTrendsModule(deps: TrendsModuleDeps): TrendsModule {
   const { config, clock, log } = deps;
   const store = new TrendsStore(deps.db, deps.dialect, deps.reader);
+  const rules = {
+    minPosts: config.trendCandidates.minPosts,
+    capacity: config.trendCandidates.maxCandidates,
+  };
+  // Shared when Redis is configured: every instance's posts count towards the same candidates.
+  const candidates: CandidatePool = deps.redis
+    ? new RedisCandidates(deps.redis, config.redisKeyPrefix, rules)
+    : new MemoryCandidates(rules);
+  if (deps.registry) registerCandidateMetrics(deps.registry, candidates);
   const processor = new TrendProcessor(store, deps.signals.store, clock, deps.nlp, {
+    candidates: { pool: candidates, minPosts: rules.minPosts },
+    interests: () => deps.interests.watched(),
     sharedEvidence: deps.redis ? new RedisEvidence(deps.redis, config.redisKeyPrefix, clock) : undefined,
     onSharedEvidenceError: (error) =>
       log.warn(
@@ -99,6 +121,7 @@ export function createTrendsModule(deps: TrendsModuleDeps): TrendsModule {
       processor,
       recomputer,
       engine,
+      candidates,
       onSnapshots: (listener) => snapshots.subscribe(listener),
       afterEachPass: (step) => afterPass.add(step),
       watchVelocityLevels: (source) => levels.watch(source),

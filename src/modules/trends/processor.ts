@@ -16,11 +16,24 @@ import {
   containedNames,
   InProcessNlp,
   type NlpPool,
+  normaliseKey,
+  PhraseIndex,
+  phraseTokens,
   surfaceOfName,
   type TextHits,
   titleFrom,
   typeForTitle,
+  withExtraCandidates,
 } from '../text/index.ts';
+import {
+  CANDIDATE_TEXTS,
+  type CandidateObservation,
+  type CandidatePast,
+  type CandidatePool,
+  type CandidatePost,
+  type PastHour,
+  type PastMinute,
+} from './candidates.ts';
 import { type EvidenceBatch, EvidenceTracker, type EvidenceUnits, type SharedEvidence } from './evidence.ts';
 import { HOUR_MS, METRIC_CONSTANTS } from './metrics.ts';
 import type {
@@ -101,6 +114,10 @@ interface Accumulated {
   /** Hourly buckets by hour; a hour's buckets of other platforms follow through `next`. */
   hourly: Map<number, HourlyBucket>;
   minutes: Map<number, { mentions: number; evidence: number }>;
+  /** Named by a post's own keywords (or a user's interest): a trend at once, never a candidate. */
+  forced: boolean;
+  /** Independent posts that named it in this batch, up to the promotion threshold (candidates.ts). */
+  posts: CandidatePost[];
 }
 
 type HourlyBucket = HourlyIncrement & { next: HourlyBucket | undefined };
@@ -135,7 +152,20 @@ interface TrendProcessorOptions {
    * do the batches of the next 5 s.
    */
   onSharedEvidenceError?: (error: unknown) => void;
+  /**
+   * Where phrases are held until enough independent posts name them (candidates.ts); without it every phrase is a
+   * trend at once (TREND_MIN_POSTS = 1).
+   */
+  candidates?: { pool: CandidatePool; minPosts: number };
+  /**
+   * Users' interests (key and keyword as written): a post naming one, whatever its punctuation, case or hashtag
+   * spelling (text/phrases.ts), counts towards the interest's trend, which is a trend at once.
+   */
+  interests?: () => Promise<{ key: string; keyword: string }[]>;
 }
+
+/** Interests are read again at most this often. */
+const INTERESTS_REFRESH_MS = 30_000;
 
 /** The lexicon hits the NLP threads worked out for a batch's texts (analysis.ts `hitsKnown`), by text. */
 function textHitsOf(pending: readonly PendingSignal[], analysis: BatchAnalysis): Map<string, TextHits> {
@@ -151,6 +181,12 @@ export class TrendProcessor {
   private readonly evidence = new EvidenceTracker();
   private readonly spansByKey = new Map<string, readonly string[]>();
   private sharedEvidencePausedUntil = Number.NEGATIVE_INFINITY;
+  /** Users' interests as last read (`options.interests`), by key with the keyword as written. */
+  private interests = {
+    readAt: Number.NEGATIVE_INFINITY,
+    index: new PhraseIndex([]),
+    surfaces: new Map<string, string>(),
+  };
   /** What the last drain read ahead and did not write, for the next drain with the same batch size. */
   private ahead: { limit: number; batches: ReadBatch[] } = { limit: 0, batches: [] };
 
@@ -189,8 +225,10 @@ export class TrendProcessor {
    * a few statements per table (a batch's rows take a few milliseconds), with the event loop handed back
    * between them, so requests are not held up behind a batch (reads use their own connection on SQLite).
    */
-  private async commit({ pending, analysis }: Prepared): Promise<ProcessResult> {
+  private async commit(prepared: Prepared): Promise<ProcessResult> {
+    const { pending } = prepared;
     if (pending.length === 0) return { signals: 0, trends: 0, mentions: 0 };
+    const analysis = await this.withInterests(pending, prepared.analysis);
     const slicer = new TimeSlicer();
     const names = await this.namesFor(analysis);
     let batch = this.evidence.batch();
@@ -202,106 +240,173 @@ export class TrendProcessor {
       byKey = this.accumulate(pending, analysis, names, batch);
     }
     const now = this.clock.now();
-    await this.store.transaction(async (trx) => {
-      // Claim first: a signal another process counted meanwhile must not be counted twice.
-      const claimed = await this.signals.claimProcessed(
-        pending.map((s) => s.id),
-        now,
-        trx,
-      );
-      if (claimed.size < pending.length) {
-        batch = this.evidence.batch(batch.elsewhere);
-        byKey = this.accumulate(pending, analysis, names, batch, (signal) => claimed.has(signal.id));
-      }
-      await slicer.maybeYield();
-      const known = await this.store.trendsByKey([...byKey.keys()], trx);
-      const knownHits = textHitsOf(pending, analysis);
-      const trends: TrendAddition[] = [];
-      for (const [key, acc] of byKey) {
-        // Only a new trend is categorised (lexicons over sample texts); an existing one keeps its category.
-        if (!known.has(key)) await slicer.maybeYield();
-        const title = titleFrom(acc.surfaces);
-        trends.push({
-          key,
-          title,
-          type: typeForTitle(acc.type, title),
-          category: known.has(key)
-            ? ''
-            : categorise({
-                key,
-                surfaceForms: [...acc.surfaces.keys()],
-                texts: acc.texts,
-                knownHits,
-                hints: acc.hints,
-              }),
-          first_seen_at: acc.firstSeen,
-          last_seen_at: acc.lastSeen,
-          mentions: acc.mentions,
+    const pool = this.options.candidates?.pool;
+    try {
+      await this.store.transaction(async (trx) => {
+        // Claim first: a signal another process counted meanwhile must not be counted twice.
+        const claimed = await this.signals.claimProcessed(
+          pending.map((s) => s.id),
+          now,
+          trx,
+        );
+        if (claimed.size < pending.length) {
+          batch = this.evidence.batch(batch.elsewhere);
+          byKey = this.accumulate(pending, analysis, names, batch, (signal) => claimed.has(signal.id));
+        }
+        await slicer.maybeYield();
+        const known = await this.store.trendsByKey([...byKey.keys()], trx);
+        // Claimed first: only the posts this process counts are candidates' evidence.
+        await this.promote(byKey, known, now);
+        const knownHits = textHitsOf(pending, analysis);
+        const trends: TrendAddition[] = [];
+        for (const [key, acc] of byKey) {
+          // Only a new trend is categorised (lexicons over sample texts); an existing one keeps its category.
+          if (!known.has(key)) await slicer.maybeYield();
+          const title = titleFrom(acc.surfaces);
+          trends.push({
+            key,
+            title,
+            type: typeForTitle(acc.type, title),
+            category: known.has(key)
+              ? ''
+              : categorise({
+                  key,
+                  surfaceForms: [...acc.surfaces.keys()],
+                  texts: acc.texts,
+                  knownHits,
+                  hints: acc.hints,
+                }),
+            first_seen_at: acc.firstSeen,
+            last_seen_at: acc.lastSeen,
+            mentions: acc.mentions,
+          });
+        }
+        // Rows are locked in the order written: known trends by id, as every writer of trend rows locks them (store.ts
+        // `markDirtyWhere`), then new keys in key order, so that two instances' batches never deadlock.
+        trends.sort((a, b) => {
+          const idA = known.get(a.key)?.id ?? Number.POSITIVE_INFINITY;
+          const idB = known.get(b.key)?.id ?? Number.POSITIVE_INFINITY;
+          return idA !== idB ? idA - idB : a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
         });
-      }
-      // Rows are locked in the order written: known trends by id, as every writer of trend rows locks them (store.ts
-      // `markDirtyWhere`), then new keys in key order, so that two instances' batches never deadlock.
-      trends.sort((a, b) => {
-        const idA = known.get(a.key)?.id ?? Number.POSITIVE_INFINITY;
-        const idB = known.get(b.key)?.id ?? Number.POSITIVE_INFINITY;
-        return idA !== idB ? idA - idB : a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
-      });
-      await slicer.maybeYield();
-      const ids = await this.store.upsertTrends(trends, trx);
-      const hourly: HourlyIncrement[] = [];
-      const minutes: MinuteIncrement[] = [];
-      const surfaces: SurfaceIncrement[] = [];
-      // Existing trends whose title this batch may change: those it mentions in a form other than the title.
-      const retitle: { id: number; title: string; type: string }[] = [];
-      for (const [key, acc] of byKey) {
-        const id = ids.get(key)!;
-        for (const [surface, count] of acc.surfaces) surfaces.push({ trend_id: id, surface, count });
-        for (const first of acc.hourly.values()) {
-          for (let bucket: HourlyBucket | undefined = first; bucket !== undefined; bucket = bucket.next) {
-            const { platform, hour, mentions, sentiment_sum, positive, negative, evidence } = bucket;
-            hourly.push({
-              trend_id: id,
-              platform,
-              hour,
-              mentions,
-              sentiment_sum,
-              positive,
-              negative,
-              evidence,
-            });
+        await slicer.maybeYield();
+        const ids = await this.store.upsertTrends(trends, trx);
+        const hourly: HourlyIncrement[] = [];
+        const minutes: MinuteIncrement[] = [];
+        const surfaces: SurfaceIncrement[] = [];
+        // Existing trends whose title this batch may change: those it mentions in a form other than the title.
+        const retitle: { id: number; title: string; type: string }[] = [];
+        for (const [key, acc] of byKey) {
+          const id = ids.get(key)!;
+          for (const [surface, count] of acc.surfaces) surfaces.push({ trend_id: id, surface, count });
+          for (const first of acc.hourly.values()) {
+            for (let bucket: HourlyBucket | undefined = first; bucket !== undefined; bucket = bucket.next) {
+              const { platform, hour, mentions, sentiment_sum, positive, negative, evidence } = bucket;
+              hourly.push({
+                trend_id: id,
+                platform,
+                hour,
+                mentions,
+                sentiment_sum,
+                positive,
+                negative,
+                evidence,
+              });
+            }
+          }
+          for (const [minute, count] of acc.minutes) minutes.push({ trend_id: id, minute, ...count });
+          const trend = known.get(key);
+          if (trend && (acc.surfaces.size > 1 || !acc.surfaces.has(trend.title))) retitle.push(trend);
+        }
+        await slicer.maybeYield();
+        await this.store.addSurfaces(surfaces, trx);
+        await slicer.maybeYield();
+        await this.store.addHourly(hourly, trx);
+        await slicer.maybeYield();
+        await this.store.addMinutely(minutes, trx);
+        // The title is the most frequent surface form over the trend's whole history. A batch that only adds
+        // to a trend's current title keeps it the most frequent (it already won every tie), so only the
+        // trends mentioned in other forms are read again.
+        await slicer.maybeYield();
+        const forms = await this.store.surfacesOf(
+          retitle.map((t) => t.id),
+          trx,
+        );
+        for (const trend of retitle) {
+          const title = titleFrom(forms.get(trend.id) ?? new Map());
+          if (title !== '' && title !== trend.title) {
+            await this.store.setTitle(trend.id, title, typeForTitle(trend.type, title), trx);
           }
         }
-        for (const [minute, count] of acc.minutes) minutes.push({ trend_id: id, minute, ...count });
-        const trend = known.get(key);
-        if (trend && (acc.surfaces.size > 1 || !acc.surfaces.has(trend.title))) retitle.push(trend);
-      }
-      await slicer.maybeYield();
-      await this.store.addSurfaces(surfaces, trx);
-      await slicer.maybeYield();
-      await this.store.addHourly(hourly, trx);
-      await slicer.maybeYield();
-      await this.store.addMinutely(minutes, trx);
-      // The title is the most frequent surface form over the trend's whole history. A batch that only adds
-      // to a trend's current title keeps it the most frequent (it already won every tie), so only the
-      // trends mentioned in other forms are read again.
-      await slicer.maybeYield();
-      const forms = await this.store.surfacesOf(
-        retitle.map((t) => t.id),
-        trx,
-      );
-      for (const trend of retitle) {
-        const title = titleFrom(forms.get(trend.id) ?? new Map());
-        if (title !== '' && title !== trend.title) {
-          await this.store.setTitle(trend.id, title, typeForTitle(trend.type, title), trx);
-        }
-      }
-    });
+      });
+    } catch (error) {
+      pool?.rollback();
+      throw error;
+    }
+    pool?.commit();
     // Only a committed batch's units are remembered: a rolled-back one counts nothing twice.
     this.evidence.commit(batch);
     await this.shareEvidence(batch.staged);
     let mentions = 0;
     for (const acc of byKey.values()) mentions += acc.mentions;
     return { signals: pending.length, trends: byKey.size, mentions };
+  }
+
+  /**
+   * Keys of the batch that are not trends yet, and not named by a post's own keywords, are candidates: those now
+   * named by enough independent posts are promoted (with what their posts added while held), the others are held
+   * and leave the batch.
+   */
+  private async promote(
+    byKey: Map<string, Accumulated>,
+    known: ReadonlyMap<string, unknown>,
+    now: number,
+  ): Promise<void> {
+    const candidates = this.options.candidates;
+    if (!candidates || candidates.minPosts <= 1) return;
+    const observations: CandidateObservation[] = [];
+    const held: Accumulated[] = [];
+    for (const [key, acc] of byKey) {
+      if (known.has(key) || acc.forced || this.interests.surfaces.has(key)) continue;
+      observations.push({ key, posts: acc.posts, past: pastOf(acc) });
+      held.push(acc);
+    }
+    if (observations.length === 0) return;
+    const outcomes = await candidates.pool.observe(observations, now);
+    outcomes.forEach((outcome, i) => {
+      const acc = held[i]!;
+      if (!outcome.promoted) byKey.delete(acc.key);
+      else for (const earlier of outcome.earlier) addPast(acc, earlier);
+    });
+  }
+
+  /** The batch's analysis with the interests each post names (as keyword candidates). */
+  private async withInterests(pending: PendingSignal[], analysis: BatchAnalysis): Promise<BatchAnalysis> {
+    const read = this.options.interests;
+    if (!read) return analysis;
+    if (
+      this.clock.now() >= this.interests.readAt + INTERESTS_REFRESH_MS ||
+      this.clock.now() < this.interests.readAt
+    ) {
+      const rows = await read();
+      const surfaces = new Map<string, string>();
+      for (const row of rows) if (!surfaces.has(row.key)) surfaces.set(row.key, row.keyword.trim());
+      this.interests = { readAt: this.clock.now(), index: new PhraseIndex([...surfaces.keys()]), surfaces };
+    }
+    const { index, surfaces } = this.interests;
+    if (index.keys.length === 0) return analysis;
+    const extra = new Map<number, { key: string; surface: string }[]>();
+    for (let i = 0; i < pending.length; i++) {
+      const signal = pending[i]!;
+      const named = index.matches(
+        phraseTokens(signal.title ? `${signal.title} ${signal.text}` : signal.text),
+      );
+      if (named.length > 0)
+        extra.set(
+          i,
+          named.map((key) => ({ key, surface: surfaces.get(key) ?? key })),
+        );
+    }
+    return withExtraCandidates(analysis, extra, (i) => pending[i]!);
   }
 
   /** The shared evidence, unless it failed within the last SHARED_EVIDENCE_PAUSE_MS. */
@@ -474,6 +579,7 @@ export class TrendProcessor {
     // By surface index: the words of the form that spell the name it is counted under (per name).
     const surfaceUnderName = new Map<string, string | null>();
     const { offsets, candidateKeys, candidateSurfaces, candidateTypes, scores, fingerprints } = analysis;
+    const maxPosts = this.options.candidates?.minPosts ?? 0;
     for (let i = 0; i < pending.length; i++) {
       const from = offsets[i]!;
       const to = offsets[i + 1]!;
@@ -486,6 +592,12 @@ export class TrendProcessor {
       const minute = Math.floor(signal.observed_at / MINUTE_MS);
       const hint = signal.category_hint;
       const subreddit = hint ? /^\/?r\//i.test(hint) : false;
+      const own = signal.keywords ? ownKeys(signal.keywords) : undefined;
+      const post: CandidatePost = {
+        account: signal.author || `#${signal.id}`,
+        fingerprint,
+        at: signal.observed_at,
+      };
       for (let c = from; c < to; c++) {
         const k = candidateKeys[c]!;
         let acc = trendOf[k];
@@ -507,6 +619,8 @@ export class TrendProcessor {
               lastSeen: signal.observed_at,
               hourly: new Map(),
               minutes: new Map(),
+              forced: false,
+              posts: [],
             };
             byKey.set(key, acc);
           }
@@ -516,6 +630,8 @@ export class TrendProcessor {
         // A signal mentions each trend once.
         if (acc.mark === i) continue;
         acc.mark = i;
+        if (own?.has(acc.key)) acc.forced = true;
+        if (maxPosts > 0) keepIndependent(acc.posts, post, maxPosts);
         const evidence = this.evidence.admit(batch, acc.key, hour, signal.author, fingerprint) ? 1 : 0;
         const type = CANDIDATE_TYPES[candidateTypes[c]!]!;
         if ((TYPE_RANK[type] ?? 0) > (TYPE_RANK[acc.type] ?? 0)) acc.type = type;
@@ -573,5 +689,105 @@ export class TrendProcessor {
       }
     }
     return byKey;
+  }
+}
+
+/** A post's own keywords (JSON, as stored) as trend keys. */
+function ownKeys(keywords: string): Set<string> {
+  const keys = new Set<string>();
+  try {
+    for (const keyword of JSON.parse(keywords) as unknown[]) {
+      if (typeof keyword !== 'string') continue;
+      const key = normaliseKey(keyword);
+      if (key !== null) keys.add(key);
+    }
+  } catch {
+    // Stored by the signals module as a JSON array; anything else names no keyword.
+  }
+  return keys;
+}
+
+/**
+ * Keeps `post` among a batch's independent posts of a key (at most `max`): added when its account and text are new,
+ * in place of the post it repeats when it is newer (the promotion window counts back from the newest post).
+ */
+function keepIndependent(posts: CandidatePost[], post: CandidatePost, max: number): void {
+  let repeats = -1;
+  for (let i = 0; i < posts.length; i++) {
+    const other = posts[i]!;
+    if (other.account !== post.account && other.fingerprint !== post.fingerprint) continue;
+    if (repeats >= 0) return;
+    repeats = i;
+  }
+  if (repeats >= 0) {
+    if (post.at > posts[repeats]!.at) posts[repeats] = post;
+  } else if (posts.length < max) posts.push(post);
+}
+
+/** What a held candidate's batch added, as plain data (candidates.ts). */
+function pastOf(acc: Accumulated): CandidatePast {
+  const hourly: PastHour[] = [];
+  for (const first of acc.hourly.values()) {
+    for (let b: HourlyBucket | undefined = first; b !== undefined; b = b.next) {
+      hourly.push([b.platform, b.hour, b.mentions, b.sentiment_sum, b.positive, b.negative, b.evidence]);
+    }
+  }
+  const minutes: PastMinute[] = [];
+  for (const [minute, counts] of acc.minutes) minutes.push([minute, counts.mentions, counts.evidence]);
+  return {
+    type: acc.type,
+    mentions: acc.mentions,
+    firstSeen: acc.firstSeen,
+    lastSeen: acc.lastSeen,
+    surfaces: [...acc.surfaces],
+    texts: acc.texts.slice(0, CANDIDATE_TEXTS),
+    hints: {
+      category: acc.hints.category.slice(0, CANDIDATE_TEXTS),
+      subreddit: acc.hints.subreddit.slice(0, CANDIDATE_TEXTS),
+    },
+    hourly,
+    minutes,
+  };
+}
+
+/** Adds what a candidate's earlier posts added to a batch's accumulation of it (its promotion). */
+function addPast(acc: Accumulated, past: CandidatePast): void {
+  acc.mentions += past.mentions;
+  acc.firstSeen = Math.min(acc.firstSeen, past.firstSeen);
+  acc.lastSeen = Math.max(acc.lastSeen, past.lastSeen);
+  if ((TYPE_RANK[past.type] ?? 0) > (TYPE_RANK[acc.type] ?? 0)) acc.type = past.type;
+  for (const [form, n] of past.surfaces) acc.surfaces.set(form, (acc.surfaces.get(form) ?? 0) + n);
+  for (const text of past.texts) if (acc.texts.length < SAMPLE_TEXTS) acc.texts.push(text);
+  acc.hints.category.push(...past.hints.category);
+  acc.hints.subreddit.push(...past.hints.subreddit);
+  for (const [platform, hour, mentions, sentiment_sum, positive, negative, evidence] of past.hourly) {
+    let bucket = acc.hourly.get(hour);
+    while (bucket !== undefined && bucket.platform !== platform) bucket = bucket.next;
+    if (bucket === undefined) {
+      bucket = {
+        trend_id: 0,
+        platform,
+        hour,
+        mentions: 0,
+        sentiment_sum: 0,
+        positive: 0,
+        negative: 0,
+        evidence: 0,
+        next: acc.hourly.get(hour),
+      };
+      acc.hourly.set(hour, bucket);
+    }
+    bucket.mentions += mentions;
+    bucket.sentiment_sum += sentiment_sum;
+    bucket.positive += positive;
+    bucket.negative += negative;
+    bucket.evidence += evidence;
+  }
+  for (const [minute, mentions, evidence] of past.minutes) {
+    const counts = acc.minutes.get(minute);
+    if (counts) {
+      counts.mentions += mentions;
+      counts.evidence += evidence;
+    } else acc.minutes.set(minute, { mentions, evidence });
   }
 }

@@ -47,6 +47,7 @@ export function eventsFor(
     trend_name: next.title,
     category: next.category,
     velocity: next.velocity_score,
+    velocity_window: next.velocity_window,
     volume: next.volume,
   };
   const crossed = levels.filter((level) => from < level && next.velocity_score >= level);
@@ -85,6 +86,7 @@ function snapshotRow(view: TrendItemView, period: PeriodName, now: number): Snap
     velocity_score: view.velocity_score,
     velocity_1h: view.velocity_1h,
     lifecycle_stage: view.lifecycle_stage,
+    velocity_window: view.velocity_window,
     sentiment: view.sentiment,
     sentiment_category: view.sentiment_category,
     platforms: JSON.stringify(view.platforms),

@@ -1,6 +1,7 @@
 // Schemas of the trend routes.
 import Type from 'typebox';
 import { DateOnly, DateTime, IdParam, Nullable, Pagination, StrictObject } from '../../platform/schemas.ts';
+import { VELOCITY_WINDOWS } from './metrics.ts';
 
 export const TrendItemSchema = Type.Object(
   {
@@ -27,12 +28,20 @@ export const TrendItemSchema = Type.Object(
     velocity_score: Type.Number({
       minimum: 0,
       maximum: 100,
-      description: 'Surprise of the last hour (docs/metrics.md).',
+      description:
+        'Surprise of the recent independent posts against the trend’s own baseline, 0–100: the strongest of ' +
+        'the last 1 hour, 6 hours and 24 hours (`velocity_window` says which; docs/metrics.md).',
     }),
     velocity_1h: Type.Integer({ description: 'Mentions in the last 60 minutes.' }),
     lifecycle_stage: Type.Enum(['emerging', 'rising', 'peaking', 'declining', 'stable']),
     platforms: Type.Record(Type.String(), Type.Integer(), {
       description: 'Mentions by platform over the period.',
+    }),
+    velocity_window: Type.Enum([...VELOCITY_WINDOWS], {
+      description:
+        'The window `velocity_score` comes from: `1h` the last 60 minutes, `6h` and `24h` the current hour ' +
+        'and the 5 or 23 before it, each against the same span before it (a burst too sparse for one hour ' +
+        'shows in a longer window). `1h` when every window scores 0. Independent of `period`.',
     }),
   },
   { $id: 'TrendItem', title: 'TrendItem' },

@@ -11,12 +11,13 @@ import {
   computeTrendMetrics,
   growth as growthOf,
   HOUR_MS,
-  HOURS_PER_WEEK,
   hourIndex,
   PERIOD_HOURS,
   type PeriodName,
   type SentimentSums,
   type TrendMetrics,
+  VELOCITY_HISTORY_HOURS,
+  type VelocityWindow,
   velocityTrend,
 } from './metrics.ts';
 import type { ListFilter, ListSort, SnapshotRow, TrendsStore } from './store.ts';
@@ -24,9 +25,8 @@ import type { TrendSelection } from './stores/reports.ts';
 import type { TrendsTable } from './tables.ts';
 
 const MINUTE_MS = 60_000;
-// The velocity baseline looks at the same hour of the week up to 4 weeks back, from each of the 6 hours the
-// current run is looked for in (metrics.ts currentRunStart).
-const BASELINE_HOURS = 4 * HOURS_PER_WEEK + 6 + 1;
+// The velocity windows look up to 4 weeks back from their own start (metrics.ts VELOCITY_HISTORY_HOURS).
+const BASELINE_HOURS = VELOCITY_HISTORY_HOURS;
 const PERIOD_WORDS: Record<PeriodName, string> = {
   '1h': 'hour',
   '24h': '24 hours',
@@ -224,6 +224,7 @@ function fromSnapshot(
     velocity_score: row.velocity_score,
     velocity_1h: row.velocity_1h,
     lifecycle_stage: row.lifecycle_stage as TrendItemView['lifecycle_stage'],
+    velocity_window: row.velocity_window as VelocityWindow,
     platforms: JSON.parse(row.platforms) as Record<string, number>,
   };
 }

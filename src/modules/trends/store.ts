@@ -154,6 +154,7 @@ const SNAPSHOT_COLUMNS = [
   'velocity_score',
   'velocity_1h',
   'lifecycle_stage',
+  'velocity_window',
   'sentiment',
   'sentiment_category',
   'platforms',

@@ -54,6 +54,8 @@ export interface TrendMetricsTable {
   velocity_score: number;
   velocity_1h: number;
   lifecycle_stage: string;
+  /** The window velocity_score comes from: 1h, 6h or 24h (metrics.ts velocityWindows). */
+  velocity_window: string;
   sentiment: string | null;
   sentiment_category: string;
   /** JSON object: mentions by platform. */

@@ -179,7 +179,7 @@ describe('export configurations', () => {
     assert.equal(saved.schedule_day, null);
     assert.equal(saved.is_active, true);
     assert.equal(saved.next_run_at, '2026-11-21T10:30:00.000Z');
-    assert.equal(saved.selected_fields.length, 19, 'every TrendItem field when none were chosen');
+    assert.equal(saved.selected_fields.length, 20, 'every TrendItem field when none were chosen');
     assert.deepEqual(saved.config, {
       bucket: 'exports-bucket',
       region: 'us-east-1',
@@ -988,7 +988,7 @@ describe('e-mail', () => {
     assert.match(attachment.filename, /^crestwatch-trends-\d{8}T\d{6}Z-\d+\.csv$/);
     assert.match(attachment.headers, /text\/csv/);
     const [header, ...rows] = parseCsv(attachment.content);
-    assert.equal(header!.length, 19);
+    assert.equal(header!.length, 20); // every TrendItem field (velocity_window since metrics version 13)
     assert.deepEqual(rows, await expectedCells('sort_by=velocity&limit=5', header!));
     await api('DELETE', `${SETTINGS}/${config.id}`, user.key);
   });

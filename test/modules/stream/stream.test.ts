@@ -59,11 +59,13 @@ async function refused(url: string, headers: Record<string, string> = {}) {
   throw new Error('the upgrade was accepted');
 }
 
+// Texts that differ by more than a number: copies of one text are one independent post, never a trend.
+const TAILS = ['today', 'again', 'right now', 'this morning', 'everywhere', 'still', 'at last', 'once more'];
 const signals = (prefix: string, text: string, n: number) =>
   Array.from({ length: n }, (_, i) => ({
     source: 'reddit',
     external_id: `${prefix}${i}`,
-    text: `${text} ${i}`,
+    text: `${text} ${TAILS[i % TAILS.length]} ${i}`,
   }));
 
 describe('GET /ws/trends-live', () => {
@@ -288,6 +290,7 @@ describe('GET /ws/trends-live', () => {
       category: view.data.category,
       volume: view.data.volume,
       velocity: view.data.velocity_score,
+      velocity_window: view.data.velocity_window,
       velocity_1h: view.data.velocity_1h,
       growth: view.data.growth,
       lifecycle_stage: view.data.lifecycle_stage,

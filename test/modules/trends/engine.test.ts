@@ -31,6 +31,7 @@ function view(overrides: Partial<TrendItemView>): TrendItemView {
     velocity_score: 60,
     velocity_1h: 20,
     lifecycle_stage: 'rising',
+    velocity_window: '1h',
     sentiment: '0.10',
     sentiment_category: 'positive',
     platforms: { x: 50 },

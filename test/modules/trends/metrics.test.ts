@@ -168,9 +168,13 @@ describe('volume and change', () => {
     const hourly = [...repeat(36, 10), ...repeat(11, 30), 25];
     const m = computeTrendMetrics(input(hourly));
     assert.equal(m.growth, 97.92);
-    // recent EWMA: 13 tens → 10, then 11 steps toward 30: λ = 30 − 20 × 0.8¹¹ = 28.282…; x = 25 < λ → score 0
-    assert.equal(m.velocity_score, 0);
-    // not rising: score 0 < 40 and late 25 + 30 + 30 = 85 < 1.25 × early 90
+    // 1h: recent EWMA: 13 tens → 10, then 11 steps toward 30: λ = 30 − 20 × 0.8¹¹ = 28.282…; x = 25 < λ → 0.
+    // The longer windows still see the step up (version 13), per hour of window: 6h, 175 vs λ 96 read at the
+    // cap of 6: z = 2(√(175 × 6 / 96 + 0.375) − √6.375) = 1.676… / √6 = 0.684… → 12.8 (24h: 475 vs 240,
+    // z = 1.9502… / √24 = 0.398… → 7.65)
+    assert.equal(m.velocity_score, 12.8);
+    assert.equal(m.velocity_window, '6h');
+    // not rising: score 12.8 < 40 and late 25 + 30 + 30 = 85 < 1.25 × early 90
     // peaking: growing, peak = 30, h1 = 30 ≥ 0.8 × 30, x = 25 ≤ 30
     assert.equal(m.lifecycle_stage, 'peaking');
   });
@@ -354,10 +358,14 @@ describe('velocity', () => {
   });
 
   test('an emerging phrase: young and surging', () => {
-    // λ = recent EWMA of [2, 2, 2, 2, 2] = 2; z = 2(√30.375 − √2.375) = 7.9405…; score = 79.57
+    // 1h: λ = recent EWMA of [2, 2, 2, 2, 2] = 2; z = 2(√30.375 − √2.375) = 7.9405…; score = 79.57.
+    // 6h (version 13): the phrase's whole life, 40, against nothing before it (λ = the 6h floor 2):
+    // z = 2(√40.375 − √2.375) = 9.6260… per hour of window / √6 = 3.9298… → 54.41: the 1h window is stronger
     const hourly = [2, 2, 2, 2, 2, 30];
     const m = computeTrendMetrics(input(hourly, { firstSeenAt: NOW - 6 * HOUR_MS }));
+    assert.equal(velocityScore(hourly, 30), 79.57);
     assert.equal(m.velocity_score, 79.57);
+    assert.equal(m.velocity_window, '1h');
     assert.equal(m.growth, null);
     assert.equal(m.lifecycle_stage, 'emerging');
     // the same shape with an unknown first-seen time is rising (growth null, volume 40 > 0, score ≥ 40)

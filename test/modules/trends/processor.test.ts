@@ -141,8 +141,10 @@ describe('trend processing', () => {
   });
 
   test('each signal is processed once: a second pass and a re-sent duplicate add nothing', async () => {
+    // Two posts: a phrase one post names is a candidate, not a trend (TREND_MIN_POSTS).
     await ingest([
       { source: 'x', external_id: 'once-1', text: 'Quantum computing breakthrough #QuantumComputing' },
+      { source: 'x', external_id: 'once-2', text: 'Is quantum computing overhyped? #QuantumComputing' },
     ]);
     await ctx.app.services.trendProcessor.drain();
     const before = await ctx.app.services.db
@@ -214,6 +216,9 @@ describe('trend processing', () => {
       source: 'news',
       external_id: `loop-${i}`,
       text: `Harbour Bridge repairs continue as crews work on section ${i % 50} of the #HarbourBridge deck`,
+      // The texts differ by a number only, so they are copies of one (one independent post): the keyword makes
+      // the phrase a trend at once, as a keyword sent on a post does.
+      keywords: ['Harbour Bridge'],
       observed_at: '2026-11-21T09:45:00Z',
     }));
     await ingest(signals);

@@ -205,6 +205,8 @@ test('two instances on one database and one Redis count an account once', {
         external_id: `i${n}`,
         author: 'ann',
         text: `#Kestrel instance post ${n} ${'y'.repeat(n)}`,
+        // One account: only a keyword makes its phrase a trend (a candidate needs two accounts).
+        keywords: ['Kestrel'],
         observed_at: new Date(NOW - 60_000).toISOString(),
       };
       const res = await call(instance.app, 'POST', '/api/signals', { key, body: { signals: [signal] } });

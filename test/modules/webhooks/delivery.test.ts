@@ -185,7 +185,9 @@ describe('delivery', () => {
       const signals = Array.from({ length: 30 }, (_, i) => ({
         source: 'reddit',
         external_id: `zb${i}`,
-        text: `Zorblax is everywhere today ${i}`,
+        // Two wordings: copies of one text are one independent post, and a phrase needs two to be a trend.
+        text:
+          i % 2 === 0 ? `Zorblax is everywhere today ${i}` : `${i} posts: Zorblax is all anyone talks about`,
       }));
       const res = await call(ctx.app, 'POST', '/api/signals', { key: ingest, body: { signals } });
       assert.equal(res.statusCode, 202);

@@ -137,6 +137,7 @@ test('snapshots keep the indexes their queries read; only recently active 24 h s
     velocity_score: 0,
     velocity_1h,
     lifecycle_stage: 'stable',
+    velocity_window: '1h',
     sentiment: null,
     sentiment_category: 'neutral',
     platforms: '{}',

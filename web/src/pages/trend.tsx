@@ -123,7 +123,9 @@ export function TrendPage({ id }: { id: number }) {
           </div>
           <div>
             <dt>Velocity score</dt>
-            <dd>{formatNumber(t.velocity_score)} / 100</dd>
+            <dd>
+              {formatNumber(t.velocity_score)} / 100 (over {t.velocity_window})
+            </dd>
           </div>
           <div>
             <dt>Volume (24 h)</dt>

@@ -76,6 +76,7 @@ function applyUpdate(trends: TrendItem[], update: TrendUpdate, period: string): 
           // The stream describes the 24-hour snapshot; other periods keep their own volume and growth.
           ...(period === '24h' ? { volume: update.volume, growth: update.growth } : {}),
           velocity_score: update.velocity,
+          velocity_window: update.velocity_window,
           lifecycle_stage: update.lifecycle_stage,
           sentiment_category: update.sentiment_category,
         },

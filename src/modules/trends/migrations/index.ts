@@ -7,6 +7,7 @@ import { foldTrendKeys } from './0023.1_fold_trend_keys.ts';
 import { removeMergedTrends } from './0023.7_remove_merged_trends.ts';
 import { trendTypeFollowsTitle } from './0024_trend_type_follows_title.ts';
 import { snapshotIndexes } from './0026_snapshot_indexes.ts';
+import { velocityWindow } from './0027_velocity_window.ts';
 
 export const trendsMigrations: MigrationSet = {
   owner: 'trends',
@@ -18,6 +19,7 @@ export const trendsMigrations: MigrationSet = {
     '0023.7_remove_merged_trends': removeMergedTrends,
     '0024_trend_type_follows_title': trendTypeFollowsTitle,
     '0026_snapshot_indexes': snapshotIndexes,
+    '0027_velocity_window': velocityWindow,
   },
 };
 export { trendKeyMerges } from './merges.ts';
