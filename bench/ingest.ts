@@ -18,10 +18,14 @@
 // measured again after it; the goals are judged on the medians, the spread is printed), BENCH_INGEST_WARMUP
 // (default 10,000; 0 measures a cold server), BENCH_INGEST_DATA (default `demo`; `crisislex-t26`: the shared real
 // posts of ../shared/data/crisislex-t26 instead, about 22,000 with far fewer repeated texts than the demo's,
-// their times moved into the last day; the warm-up stays demo signals).
+// their times moved into the last day; the warm-up stays demo signals), BENCH_INGEST_DATABASE (default `sqlite`;
+// `both`: then the same posts on PostgreSQL + Redis, BENCH_POSTGRES_URL and BENCH_REDIS_URL, default the local
+// test database and Redis, printing the rate against SQLite's (goal ≥ 0.5) and the WAL per post (goal ≤ 1,500
+// bytes)). Each round also prints the trends and SQLite bytes stored per post.
 import http from 'node:http';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { allCrisisPosts } from '../scripts/eval/crisislex.ts';
 import { generateApiKey } from '../src/modules/accounts/index.ts';
 import { demoSignals, toIngestItem } from '../src/modules/signals/index.ts';
@@ -263,6 +267,77 @@ async function waitUntilCurrent(
   }
 }
 
+/** What the PostgreSQL round measured. */
+interface PostgresRound {
+  rate: number;
+  walPerPost: number;
+  trends: number;
+}
+
+/**
+ * The same ingest on PostgreSQL + Redis (BENCH_INGEST_DATABASE=both): a fresh schema in the database at
+ * BENCH_POSTGRES_URL (default the local test database) and a fresh Redis key prefix, warmed up the same way; the
+ * rate until every signal is counted and every snapshot current, and the WAL the ingest wrote per post.
+ */
+async function postgresRound(
+  tmp: string,
+  key: string,
+  warmupBodies: Buffer[],
+  bodies: Buffer[],
+  count: number,
+  concurrency: number,
+): Promise<PostgresRound> {
+  const base = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const schema = `bench_ingest_${process.pid}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  let target: Target | undefined;
+  try {
+    await admin.query(`create schema "${schema}"`);
+    const url = new URL(base);
+    url.searchParams.set('options', `-c search_path=${schema}`);
+    target = await startTarget(
+      'crestwatch',
+      crestwatchOnSqlite('unused', tmp, key, {
+        DATABASE_URL: url.toString(),
+        REDIS_URL: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
+        REDIS_KEY_PREFIX: `${schema}:`,
+      }),
+    );
+    const current = async () => {
+      for (const started = performance.now(); performance.now() - started < 600_000; ) {
+        const { rows } = await admin.query(
+          `select exists (select 1 from "${schema}".signals where processed_at is null) as p, ` +
+            `exists (select 1 from "${schema}".trends where dirty > 0) as d`,
+        );
+        if (!rows[0].p && !rows[0].d) return;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      throw new Error('PostgreSQL: not current after 600 s');
+    };
+    if (warmupBodies.length > 0) {
+      progress('PostgreSQL + Redis: warm-up…');
+      await postAll(target, key, warmupBodies, concurrency);
+      await current();
+    }
+    progress('PostgreSQL + Redis: posting…');
+    const lsn = async () => (await admin.query('select pg_current_wal_lsn() as l')).rows[0].l as string;
+    const before = await lsn();
+    const started = performance.now();
+    await postAll(target, key, bodies, concurrency);
+    await current();
+    const seconds = (performance.now() - started) / 1000;
+    const after = await lsn();
+    const wal = Number((await admin.query('select pg_wal_lsn_diff($1, $2) as b', [after, before])).rows[0].b);
+    const trends = Number((await admin.query(`select count(*) as n from "${schema}".trends`)).rows[0].n);
+    return { rate: count / seconds, walPerPost: wal / count, trends };
+  } finally {
+    await target?.close();
+    await admin.query(`drop schema if exists "${schema}" cascade`).catch(() => undefined);
+    await admin.end();
+  }
+}
+
 /** Trends and metric rows stored, and the database's size after a checkpoint (the server stopped). */
 function storedPerPost(file: string): { trends: number; metricRows: number; bytes: number } {
   const db = new Database(file, { fileMustExist: true });
@@ -286,12 +361,16 @@ export async function runIngestScenario(_settings: BenchSettings): Promise<numbe
   let rounds: number;
   let warmup: number;
   let data: string;
+  let database: string;
   try {
     count = setting('BENCH_INGEST_SIGNALS', 50_000);
     concurrency = setting('BENCH_INGEST_CONCURRENCY', 4);
     rounds = setting('BENCH_INGEST_ROUNDS', 1);
     warmup = setting('BENCH_INGEST_WARMUP', 10_000, 0);
     data = process.env.BENCH_INGEST_DATA?.trim() || 'demo';
+    database = process.env.BENCH_INGEST_DATABASE?.trim() || 'sqlite';
+    if (database !== 'sqlite' && database !== 'both')
+      throw new Error(`BENCH_INGEST_DATABASE must be sqlite or both, not ${JSON.stringify(database)}`);
     if (data !== 'demo' && data !== 'crisislex-t26')
       throw new Error(`BENCH_INGEST_DATA must be demo or crisislex-t26, not ${JSON.stringify(data)}`);
   } catch (error) {
@@ -433,6 +512,17 @@ export async function runIngestScenario(_settings: BenchSettings): Promise<numbe
       if (accepted !== count) throw new Error(`only ${accepted} of ${count} signals were accepted`);
       minimalBefore = minimalAfter;
       nlpBefore = nlpAfter;
+    }
+    if (database === 'both') {
+      const sqliteRate = median(results.map((r) => r.rate).sort((a, b) => a - b));
+      const postgres = await postgresRound(tmp, key, warmupBodies, bodies, count, concurrency);
+      const ratio = postgres.rate / sqliteRate;
+      process.stdout.write(
+        `PostgreSQL + Redis (same posts, after the same warm-up): ${Math.round(postgres.rate)} signals/s, ` +
+          `${ratio.toFixed(3)} × the SQLite rate (goal ≥ 0.5: ${ratio >= 0.5 ? 'met' : 'not met'}), ` +
+          `${Math.round(postgres.walPerPost)} bytes of WAL per post (goal ≤ 1,500: ` +
+          `${postgres.walPerPost <= 1500 ? 'met' : 'not met'}), ${postgres.trends} trends\n`,
+      );
     }
     // Several rounds: the goals are judged on the medians, and the spread is printed.
     const summary = (pick: (r: RoundResult) => number) => {

@@ -19,14 +19,18 @@ const FIXTURES = path.join(import.meta.dirname, 'fixtures', 'legacy-db');
 const LEGACY_OPERATOR_KEY = `cw_${'legacyfixture'.padEnd(40, '0')}`;
 const BOOKKEEPING = new Set(['kysely_migration', 'kysely_migration_lock']);
 /** The migrations written after 0.10.0: the ones an upgrade runs. */
-const SINCE_0_10_0 = ['0027_velocity_window'];
+const SINCE_0_10_0 = ['0027_velocity_window', '0028_trend_aliases'];
 
-/** The rows as they are after those migrations: 0027 gives every snapshot `velocity_window` '1h'. */
+/**
+ * The rows as they are after those migrations: 0027 gives every snapshot `velocity_window` '1h', 0028 every
+ * trend an empty `aliases` list and the (empty) table trend_aliases.
+ */
 function afterLaterMigrations(rows: Record<string, string[]>): Record<string, string[]> {
   const snapshots = (rows.trend_metrics ?? []).map((row) =>
     JSON.stringify({ ...JSON.parse(row), velocity_window: '1h' }),
   );
-  return { ...rows, trend_metrics: snapshots.sort() };
+  const trends = (rows.trends ?? []).map((row) => JSON.stringify({ ...JSON.parse(row), aliases: '[]' }));
+  return { ...rows, trend_metrics: snapshots.sort(), trends: trends.sort(), trend_aliases: [] };
 }
 
 /** The schema a PostgreSQL test database's URL puts first on the search path. */

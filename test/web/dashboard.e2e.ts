@@ -236,6 +236,9 @@ describe('the web dashboard in Chromium', () => {
 
   test('trend rows update live from the stream', async () => {
     const sockets: string[] = [];
+    // From another page, so the Trends page opens its stream after the listener is in place.
+    await page.getByRole('link', { name: 'Alerts' }).click();
+    await page.getByRole('heading', { name: 'Webhooks' }).waitFor();
     page.on('websocket', (socket) => sockets.push(socket.url()));
     await page.getByRole('link', { name: 'Trends', exact: true }).click();
     await page.getByText('Live: rows update as new mentions arrive.').waitFor();

@@ -19906,6 +19906,8 @@ export interface components {
              * @enum {unknown}
              */
             velocity_window: "1h" | "6h" | "24h";
+            /** @description Phrases folded into this trend, as written: parts of the same mentions (a sub-phrase or a near-duplicate named in mostly the same posts, docs/metrics.md). `search` matches them. At most 20. */
+            aliases: string[];
         };
         /** AIInsight */
         AIInsight: {

@@ -44,9 +44,13 @@ const num = (value: unknown): string =>
 const windowOf = (t: Row): string =>
   typeof t.velocity_window === 'string' ? ` over ${t.velocity_window}` : '';
 
+/** The phrases folded into a trend, " (also: #waldocanyon, Waldo Canyon Fire)". */
+const aliasesOf = (t: Row): string =>
+  Array.isArray(t.aliases) && t.aliases.length > 0 ? ` (also: ${t.aliases.join(', ')})` : '';
+
 function trendLine(t: Row): string {
   return (
-    `#${t.id} ${t.title} (velocity ${num(t.velocity_score)}${windowOf(t)}, volume ${num(t.volume)}, ` +
+    `#${t.id} ${t.title}${aliasesOf(t)} (velocity ${num(t.velocity_score)}${windowOf(t)}, volume ${num(t.volume)}, ` +
     `${t.lifecycle_stage ?? 'no stage'}, ${t.sentiment_category ?? 'no sentiment'})`
   );
 }

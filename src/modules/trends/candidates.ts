@@ -17,6 +17,9 @@ export const CANDIDATE_WINDOW_MS = 24 * HOUR_MS;
 /** Sample texts kept per candidate (a promoted trend is categorised over them and its batch's texts). */
 export const CANDIDATE_TEXTS = 3;
 
+/** Related phrases kept per held candidate (the fold needs the few it shares most posts with). */
+const RELATED_KEPT = 8;
+
 /** A post naming a candidate: its account (the post itself when it has none), its text's fingerprint and time. */
 export interface CandidatePost {
   account: string;
@@ -40,6 +43,8 @@ export interface CandidatePast {
   hints: { category: string[]; subreddit: string[] };
   hourly: PastHour[];
   minutes: PastMinute[];
+  /** Posts that also named a phrase it may be a fragment of, by that phrase's key (at most RELATED_KEPT). */
+  related?: [string, number][];
 }
 
 /** A batch's posts naming one key that is not a trend yet, and what they added. */
@@ -122,6 +127,11 @@ function mergePast(into: CandidatePast, more: CandidatePast): CandidatePast {
     if (!same) into.hourly.push([...hour]);
     else for (let i = 2; i < 7; i++) (same[i] as number) += hour[i] as number;
   }
+  if (more.related && more.related.length > 0) {
+    const related = new Map(into.related ?? []);
+    for (const [key, n] of more.related) related.set(key, (related.get(key) ?? 0) + n);
+    into.related = [...related].sort((a, b) => b[1] - a[1]).slice(0, RELATED_KEPT);
+  }
   for (const minute of more.minutes) {
     const same = into.minutes.find((m) => m[0] === minute[0]);
     if (!same) into.minutes.push([...minute]);
@@ -140,6 +150,7 @@ const clonePast = (past: CandidatePast): CandidatePast => ({
   hints: { category: [...past.hints.category], subreddit: [...past.hints.subreddit] },
   hourly: past.hourly.map((h) => [...h]),
   minutes: past.minutes.map((m) => [...m]),
+  related: past.related?.map(([key, n]) => [key, n]),
 });
 
 interface Held {

@@ -26,15 +26,25 @@ import {
   withExtraCandidates,
 } from '../text/index.ts';
 import {
-  CANDIDATE_TEXTS,
-  type CandidateObservation,
-  type CandidatePast,
-  type CandidatePool,
-  type CandidatePost,
-  type PastHour,
-  type PastMinute,
+  type Accumulated,
+  addPast,
+  type HourlyBucket,
+  keepIndependent,
+  ownKeys,
+  pastOf,
+  SAMPLE_TEXTS,
+  TYPE_RANK,
+} from './accumulation.ts';
+import type {
+  CandidateObservation,
+  CandidatePast,
+  CandidatePool,
+  CandidatePost,
+  PastHour,
+  PastMinute,
 } from './candidates.ts';
 import { type EvidenceBatch, EvidenceTracker, type EvidenceUnits, type SharedEvidence } from './evidence.ts';
+import { type Fold, Fragments } from './fragments.ts';
 import { HOUR_MS, METRIC_CONSTANTS } from './metrics.ts';
 import type {
   HourlyIncrement,
@@ -72,10 +82,8 @@ export interface SignalQueue {
 const MINUTE_MS = 60_000;
 // Minute resolution is only needed for velocity_1h; keep two hours of it.
 const MINUTES_KEPT = 120;
-const SAMPLE_TEXTS = 20;
 /** Keys whose contained names are remembered (keys.ts `containedNames`); the memory is emptied past it. */
 const SPANS_KEPT = 50_000;
-const TYPE_RANK: Record<string, number> = { hashtag: 3, entity: 2, keyword: 1 };
 /**
  * A name is established, so that longer keys containing it are counted under it, once its trend has this many
  * mentions (stored, or in the batch being processed).
@@ -98,29 +106,6 @@ const WAIT_GRACE_MS = 15;
 const PASS_END_READ_AHEAD = 4;
 /** After the shared evidence fails, batches are judged by this process alone for this long. */
 const SHARED_EVIDENCE_PAUSE_MS = 5_000;
-
-interface Accumulated {
-  key: string;
-  type: string;
-  /** The last signal (a number of the accumulate call) that mentioned it: a signal mentions a trend once. */
-  mark: number;
-  surfaces: Map<string, number>;
-  texts: string[];
-  /** Category hints of its signals, one vote each (explicit categories and subreddits apart). */
-  hints: { category: string[]; subreddit: string[] };
-  mentions: number;
-  firstSeen: number;
-  lastSeen: number;
-  /** Hourly buckets by hour; a hour's buckets of other platforms follow through `next`. */
-  hourly: Map<number, HourlyBucket>;
-  minutes: Map<number, { mentions: number; evidence: number }>;
-  /** Named by a post's own keywords (or a user's interest): a trend at once, never a candidate. */
-  forced: boolean;
-  /** Independent posts that named it in this batch, up to the promotion threshold (candidates.ts). */
-  posts: CandidatePost[];
-}
-
-type HourlyBucket = HourlyIncrement & { next: HourlyBucket | undefined };
 
 interface Prepared {
   pending: PendingSignal[];
@@ -181,6 +166,7 @@ export class TrendProcessor {
   private readonly evidence = new EvidenceTracker();
   private readonly spansByKey = new Map<string, readonly string[]>();
   private sharedEvidencePausedUntil = Number.NEGATIVE_INFINITY;
+  private readonly fragments: Fragments;
   /** Users' interests as last read (`options.interests`), by key with the keyword as written. */
   private interests = {
     readAt: Number.NEGATIVE_INFINITY,
@@ -196,7 +182,9 @@ export class TrendProcessor {
     private readonly clock: Clock,
     private readonly nlp: NlpPool = new InProcessNlp(),
     private readonly options: TrendProcessorOptions = {},
-  ) {}
+  ) {
+    this.fragments = new Fragments({ aliasesAfter: (afterId) => store.aliases.after(afterId) });
+  }
 
   /** Processes up to `limit` pending signals; returns what it did (0 signals = nothing was pending). */
   async processBatch(limit = DRAIN_BATCH): Promise<ProcessResult> {
@@ -241,6 +229,7 @@ export class TrendProcessor {
     }
     const now = this.clock.now();
     const pool = this.options.candidates?.pool;
+    let folds: Fold[] = [];
     try {
       await this.store.transaction(async (trx) => {
         // Claim first: a signal another process counted meanwhile must not be counted twice.
@@ -256,7 +245,7 @@ export class TrendProcessor {
         await slicer.maybeYield();
         const known = await this.store.trendsByKey([...byKey.keys()], trx);
         // Claimed first: only the posts this process counts are candidates' evidence.
-        await this.promote(byKey, known, now);
+        folds = await this.promote(byKey, known, now);
         const knownHits = textHitsOf(pending, analysis);
         const trends: TrendAddition[] = [];
         for (const [key, acc] of byKey) {
@@ -290,6 +279,17 @@ export class TrendProcessor {
         });
         await slicer.maybeYield();
         const ids = await this.store.upsertTrends(trends, trx);
+        if (folds.length > 0) {
+          const missing = folds.map((f) => f.target).filter((key) => !ids.has(key));
+          const found = missing.length > 0 ? await this.store.trendsByKey(missing, trx) : new Map();
+          await this.store.aliases.add(
+            folds.flatMap((f) => {
+              const trendId = ids.get(f.target) ?? found.get(f.target)?.id;
+              return trendId === undefined ? [] : [{ trendId, key: f.key, alias: f.alias }];
+            }),
+            trx,
+          );
+        }
         const hourly: HourlyIncrement[] = [];
         const minutes: MinuteIncrement[] = [];
         const surfaces: SurfaceIncrement[] = [];
@@ -343,6 +343,7 @@ export class TrendProcessor {
       throw error;
     }
     pool?.commit();
+    this.fragments.remember(folds);
     // Only a committed batch's units are remembered: a rolled-back one counts nothing twice.
     this.evidence.commit(batch);
     await this.shareEvidence(batch.staged);
@@ -360,9 +361,9 @@ export class TrendProcessor {
     byKey: Map<string, Accumulated>,
     known: ReadonlyMap<string, unknown>,
     now: number,
-  ): Promise<void> {
+  ): Promise<Fold[]> {
     const candidates = this.options.candidates;
-    if (!candidates || candidates.minPosts <= 1) return;
+    if (!candidates || candidates.minPosts <= 1) return [];
     const observations: CandidateObservation[] = [];
     const held: Accumulated[] = [];
     for (const [key, acc] of byKey) {
@@ -370,13 +371,18 @@ export class TrendProcessor {
       observations.push({ key, posts: acc.posts, past: pastOf(acc) });
       held.push(acc);
     }
-    if (observations.length === 0) return;
+    if (observations.length === 0) return [];
     const outcomes = await candidates.pool.observe(observations, now);
+    const promoted: Accumulated[] = [];
     outcomes.forEach((outcome, i) => {
       const acc = held[i]!;
       if (!outcome.promoted) byKey.delete(acc.key);
-      else for (const earlier of outcome.earlier) addPast(acc, earlier);
+      else {
+        for (const earlier of outcome.earlier) addPast(acc, earlier);
+        promoted.push(acc);
+      }
     });
+    return this.fragments.fold(promoted, byKey, known);
   }
 
   /** The batch's analysis with the interests each post names (as keyword candidates). */
@@ -523,6 +529,14 @@ export class TrendProcessor {
    */
   private async namesFor(analysis: BatchAnalysis): Promise<Map<string, string>> {
     const names = new Map<string, string>();
+    // A folded phrase counts towards the trend it was folded into.
+    await this.fragments.readAliases(this.clock.now());
+    if (this.fragments.aliases.size > 0) {
+      for (const key of analysis.keys) {
+        const target = this.fragments.aliases.get(key);
+        if (target !== undefined && target !== key) names.set(key, target);
+      }
+    }
     // A signal names a key once, so a key's candidates are the batch's signals that mention it.
     const counts = new Uint32Array(analysis.keys.length);
     for (const k of analysis.candidateKeys) counts[k]!++;
@@ -542,7 +556,7 @@ export class TrendProcessor {
     const mentions = (key: string) => (stored.get(key) ?? 0) + (batchMentions.get(key) ?? 0);
     for (const [key, spans] of inside) {
       const name = spans.find((span) => mentions(span) >= ESTABLISHED_NAME_MENTIONS);
-      if (name !== undefined) names.set(key, name);
+      if (name !== undefined && !names.has(key)) names.set(key, this.fragments.aliases.get(name) ?? name);
     }
     return names;
   }
@@ -579,7 +593,8 @@ export class TrendProcessor {
     // By surface index: the words of the form that spell the name it is counted under (per name).
     const surfaceUnderName = new Map<string, string | null>();
     const { offsets, candidateKeys, candidateSurfaces, candidateTypes, scores, fingerprints } = analysis;
-    const maxPosts = this.options.candidates?.minPosts ?? 0;
+    const maxPosts = (this.options.candidates?.minPosts ?? 0) > 1 ? this.options.candidates!.minPosts : 0;
+    const touched: Accumulated[] = [];
     for (let i = 0; i < pending.length; i++) {
       const from = offsets[i]!;
       const to = offsets[i + 1]!;
@@ -598,6 +613,7 @@ export class TrendProcessor {
         fingerprint,
         at: signal.observed_at,
       };
+      touched.length = 0;
       for (let c = from; c < to; c++) {
         const k = candidateKeys[c]!;
         let acc = trendOf[k];
@@ -621,6 +637,7 @@ export class TrendProcessor {
               minutes: new Map(),
               forced: false,
               posts: [],
+              related: new Map(),
             };
             byKey.set(key, acc);
           }
@@ -630,6 +647,7 @@ export class TrendProcessor {
         // A signal mentions each trend once.
         if (acc.mark === i) continue;
         acc.mark = i;
+        if (maxPosts > 0) touched.push(acc);
         if (own?.has(acc.key)) acc.forced = true;
         if (maxPosts > 0) keepIndependent(acc.posts, post, maxPosts);
         const evidence = this.evidence.admit(batch, acc.key, hour, signal.author, fingerprint) ? 1 : 0;
@@ -687,107 +705,17 @@ export class TrendProcessor {
           } else acc.minutes.set(minute, { mentions: 1, evidence });
         }
       }
+      // Phrases of one post that may be fragments of one another: counted for the fold at promotion.
+      for (let a = 0; a < touched.length; a++) {
+        for (let b = a + 1; b < touched.length; b++) {
+          const one = touched[a]!;
+          const other = touched[b]!;
+          if (!this.fragments.foldable(one.key, other.key)) continue;
+          one.related.set(other.key, (one.related.get(other.key) ?? 0) + 1);
+          other.related.set(one.key, (other.related.get(one.key) ?? 0) + 1);
+        }
+      }
     }
     return byKey;
-  }
-}
-
-/** A post's own keywords (JSON, as stored) as trend keys. */
-function ownKeys(keywords: string): Set<string> {
-  const keys = new Set<string>();
-  try {
-    for (const keyword of JSON.parse(keywords) as unknown[]) {
-      if (typeof keyword !== 'string') continue;
-      const key = normaliseKey(keyword);
-      if (key !== null) keys.add(key);
-    }
-  } catch {
-    // Stored by the signals module as a JSON array; anything else names no keyword.
-  }
-  return keys;
-}
-
-/**
- * Keeps `post` among a batch's independent posts of a key (at most `max`): added when its account and text are new,
- * in place of the post it repeats when it is newer (the promotion window counts back from the newest post).
- */
-function keepIndependent(posts: CandidatePost[], post: CandidatePost, max: number): void {
-  let repeats = -1;
-  for (let i = 0; i < posts.length; i++) {
-    const other = posts[i]!;
-    if (other.account !== post.account && other.fingerprint !== post.fingerprint) continue;
-    if (repeats >= 0) return;
-    repeats = i;
-  }
-  if (repeats >= 0) {
-    if (post.at > posts[repeats]!.at) posts[repeats] = post;
-  } else if (posts.length < max) posts.push(post);
-}
-
-/** What a held candidate's batch added, as plain data (candidates.ts). */
-function pastOf(acc: Accumulated): CandidatePast {
-  const hourly: PastHour[] = [];
-  for (const first of acc.hourly.values()) {
-    for (let b: HourlyBucket | undefined = first; b !== undefined; b = b.next) {
-      hourly.push([b.platform, b.hour, b.mentions, b.sentiment_sum, b.positive, b.negative, b.evidence]);
-    }
-  }
-  const minutes: PastMinute[] = [];
-  for (const [minute, counts] of acc.minutes) minutes.push([minute, counts.mentions, counts.evidence]);
-  return {
-    type: acc.type,
-    mentions: acc.mentions,
-    firstSeen: acc.firstSeen,
-    lastSeen: acc.lastSeen,
-    surfaces: [...acc.surfaces],
-    texts: acc.texts.slice(0, CANDIDATE_TEXTS),
-    hints: {
-      category: acc.hints.category.slice(0, CANDIDATE_TEXTS),
-      subreddit: acc.hints.subreddit.slice(0, CANDIDATE_TEXTS),
-    },
-    hourly,
-    minutes,
-  };
-}
-
-/** Adds what a candidate's earlier posts added to a batch's accumulation of it (its promotion). */
-function addPast(acc: Accumulated, past: CandidatePast): void {
-  acc.mentions += past.mentions;
-  acc.firstSeen = Math.min(acc.firstSeen, past.firstSeen);
-  acc.lastSeen = Math.max(acc.lastSeen, past.lastSeen);
-  if ((TYPE_RANK[past.type] ?? 0) > (TYPE_RANK[acc.type] ?? 0)) acc.type = past.type;
-  for (const [form, n] of past.surfaces) acc.surfaces.set(form, (acc.surfaces.get(form) ?? 0) + n);
-  for (const text of past.texts) if (acc.texts.length < SAMPLE_TEXTS) acc.texts.push(text);
-  acc.hints.category.push(...past.hints.category);
-  acc.hints.subreddit.push(...past.hints.subreddit);
-  for (const [platform, hour, mentions, sentiment_sum, positive, negative, evidence] of past.hourly) {
-    let bucket = acc.hourly.get(hour);
-    while (bucket !== undefined && bucket.platform !== platform) bucket = bucket.next;
-    if (bucket === undefined) {
-      bucket = {
-        trend_id: 0,
-        platform,
-        hour,
-        mentions: 0,
-        sentiment_sum: 0,
-        positive: 0,
-        negative: 0,
-        evidence: 0,
-        next: acc.hourly.get(hour),
-      };
-      acc.hourly.set(hour, bucket);
-    }
-    bucket.mentions += mentions;
-    bucket.sentiment_sum += sentiment_sum;
-    bucket.positive += positive;
-    bucket.negative += negative;
-    bucket.evidence += evidence;
-  }
-  for (const [minute, mentions, evidence] of past.minutes) {
-    const counts = acc.minutes.get(minute);
-    if (counts) {
-      counts.mentions += mentions;
-      counts.evidence += evidence;
-    } else acc.minutes.set(minute, { mentions, evidence });
   }
 }

@@ -43,6 +43,11 @@ export const TrendItemSchema = Type.Object(
         'and the 5 or 23 before it, each against the same span before it (a burst too sparse for one hour ' +
         'shows in a longer window). `1h` when every window scores 0. Independent of `period`.',
     }),
+    aliases: Type.Array(Type.String(), {
+      description:
+        'Phrases folded into this trend, as written: parts of the same mentions (a sub-phrase or a ' +
+        'near-duplicate named in mostly the same posts, docs/metrics.md). `search` matches them. At most 20.',
+    }),
   },
   { $id: 'TrendItem', title: 'TrendItem' },
 );

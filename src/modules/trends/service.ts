@@ -43,6 +43,8 @@ export interface TrendItemView extends TrendMetrics {
   category: string;
   type: TrendType;
   meta_description: string;
+  /** Phrases folded into the trend, as written. */
+  aliases: string[];
 }
 
 type TrendRow = Selectable<TrendsTable>;
@@ -203,11 +205,12 @@ function rangeWindow(
 
 /** A stored snapshot joined with its trend, as a TrendItem. */
 function fromSnapshot(
-  row: SnapshotRow & { title: string; type: string; category: string; last_seen_at: number },
+  row: SnapshotRow & { title: string; type: string; category: string; last_seen_at: number; aliases: string },
 ): TrendItemView {
   return {
     id: row.trend_id,
     title: row.title,
+    aliases: JSON.parse(row.aliases) as string[],
     volume: row.volume,
     timestamp: isoString(row.last_seen_at)!,
     category: row.category,
@@ -449,6 +452,7 @@ export class TrendsService {
       category: trend.category,
       type: trend.type as TrendType,
       meta_description: describe(trend.title, metrics, w.period),
+      aliases: JSON.parse(trend.aliases) as string[],
       ...metrics,
     };
   }

@@ -15,6 +15,7 @@ import type { Dialect } from '../../platform/db/index.ts';
 import { containsPattern, likeEscape } from '../../platform/db/like.ts';
 import { powerOfTwoParts } from '../../platform/db/rows.ts';
 import { foldLatinAccents } from '../text/index.ts';
+import { TrendAliasesStore } from './stores/aliases.ts';
 import { chunks, containsWords } from './stores/conditions.ts';
 import { TrendReportsStore } from './stores/reports.ts';
 import type {
@@ -201,6 +202,8 @@ function trendFilter(filter: ListFilter): (eb: ExpressionBuilder<any, any>) => E
         eb.or([
           sql<SqlBool>`t.key like ${keyPattern} escape '\\'`,
           sql<SqlBool>`lower(t.title) like ${pattern} escape '\\'`,
+          // The folded phrases as written (a JSON list): "tsunami warning" finds the trend "tsunami".
+          sql<SqlBool>`lower(t.aliases) like ${pattern} escape '\\'`,
         ]),
       );
     }
@@ -222,6 +225,7 @@ export class TrendsStore {
   ) {
     this.write = writeStatements(dialect);
     this.reports = new TrendReportsStore(reader);
+    this.aliases = new TrendAliasesStore(db);
   }
 
   transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
@@ -698,7 +702,7 @@ export class TrendsStore {
       .selectFrom('trend_metrics as m')
       .innerJoin('trends as t', 't.id', 'm.trend_id')
       .selectAll('m')
-      .select(['t.title', 't.type', 't.category', 't.last_seen_at'])
+      .select(['t.title', 't.type', 't.category', 't.last_seen_at', 't.aliases'])
       .where('m.period', '=', query.period)
       .where('m.trend_id', 'in', ids)
       .execute();
@@ -772,4 +776,5 @@ export class TrendsStore {
 
   /** Reads for custom reports (stores/reports.ts), on the reader connection. */
   readonly reports: TrendReportsStore;
+  readonly aliases: TrendAliasesStore;
 }

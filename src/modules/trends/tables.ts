@@ -13,6 +13,15 @@ export interface TrendsTable {
   mentions: Generated<number>;
   /** 1 when the metric snapshots are out of date. */
   dirty: Generated<number>;
+  /** JSON array: the phrases folded into this trend, as written (trend_aliases routes their keys here). */
+  aliases: Generated<string>;
+}
+
+/** A phrase folded into a trend: mentions of `key` count towards `trend_id`. */
+export interface TrendAliasesTable {
+  id: Generated<number>;
+  key: string;
+  trend_id: number;
 }
 
 export interface TrendSurfacesTable {
@@ -70,4 +79,5 @@ export interface TrendsTables {
   trend_hourly: TrendHourlyTable;
   trend_minutely: TrendMinutelyTable;
   trend_metrics: TrendMetricsTable;
+  trend_aliases: TrendAliasesTable;
 }

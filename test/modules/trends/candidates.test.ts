@@ -320,3 +320,70 @@ test('two instances on one database and one Redis promote a phrase named once th
     await first.close();
   }
 });
+
+describe('fragments fold', () => {
+  let ctx: TestContext;
+  let key: string;
+  const clock = new ManualClock(NOW);
+  before(async () => {
+    ctx = await buildTestApp({ clock });
+    key = (await createUser(ctx, 'enterprise', ['read', 'ingest'])).key;
+  });
+  after(async () => ctx.close());
+
+  const send = async (texts: string[], from: number) => {
+    const res = await call(ctx.app, 'POST', '/api/signals', {
+      key,
+      body: {
+        signals: texts.map((text, i) => ({
+          source: 'x',
+          external_id: `f${from + i}`,
+          author: `acct${from + i}`,
+          text,
+          observed_at: new Date(NOW - 30 * 60_000 + (from + i) * 60_000).toISOString(),
+        })),
+      },
+    });
+    assert.equal(res.statusCode, 202, res.body);
+    while ((await ctx.app.services.engine.tick()).backlog);
+  };
+
+  test('a glued hashtag named in the same posts as the phrase folds into it as an alias; search finds both', async () => {
+    await send(
+      [
+        'Evacuations near Waldo Canyon tonight #waldocanyon',
+        'Smoke over Waldo Canyon, stay safe #waldocanyon',
+      ],
+      0,
+    );
+    const rows = await ctx.app.services.db
+      .selectFrom('trends')
+      .select(['key', 'aliases', 'mentions'])
+      .execute();
+    const waldo = rows.filter((r) => r.key.startsWith('waldo'));
+    assert.deepEqual(waldo, [{ key: 'waldo canyon', aliases: '["#waldocanyon"]', mentions: 2 }]);
+    // Later mentions of the folded phrase count towards the trend, once per post.
+    await send(['Praying for everyone at #waldocanyon', 'Waldo Canyon crews hold the line #waldocanyon'], 2);
+    const after = await ctx.app.services.db
+      .selectFrom('trends')
+      .select(['key', 'mentions'])
+      .where('key', 'like', 'waldo%')
+      .execute();
+    assert.deepEqual(after, [{ key: 'waldo canyon', mentions: 4 }]);
+    for (const search of ['waldocanyon', 'waldo canyon']) {
+      const res = await call(ctx.app, 'GET', `/api/trends?search=${encodeURIComponent(search)}`, { key });
+      assert.equal(res.statusCode, 200);
+      assert.deepEqual(
+        res.data.trends.map((t: { title: string; aliases: string[] }) => [t.title, t.aliases]),
+        [['Waldo Canyon', ['#waldocanyon']]],
+        search,
+      );
+    }
+  });
+
+  test('a single word is no fragment: "tsunami" and "tsunami warning" stay two trends', async () => {
+    await send(['Tsunami warning issued after the quake', 'Tsunami warning lifted for the coast'], 10);
+    const keys = (await ctx.app.services.db.selectFrom('trends').select('key').execute()).map((r) => r.key);
+    assert.ok(keys.includes('tsunami') && keys.includes('tsunami warning'), keys.join(', '));
+  });
+});

@@ -21,6 +21,7 @@ function view(overrides: Partial<TrendItemView>): TrendItemView {
     category: 'Science/Space',
     type: 'keyword',
     meta_description: '',
+    aliases: [],
     volume: 50,
     previous_volume: 10,
     absolute_change: 40,

@@ -115,6 +115,12 @@ export function TrendPage({ id }: { id: number }) {
             <dt>Category</dt>
             <dd>{t.category}</dd>
           </div>
+          {t.aliases.length > 0 ? (
+            <div>
+              <dt>Also written</dt>
+              <dd>{t.aliases.join(', ')}</dd>
+            </div>
+          ) : null}
           <div>
             <dt>Lifecycle</dt>
             <dd>

@@ -8,6 +8,7 @@ import { removeMergedTrends } from './0023.7_remove_merged_trends.ts';
 import { trendTypeFollowsTitle } from './0024_trend_type_follows_title.ts';
 import { snapshotIndexes } from './0026_snapshot_indexes.ts';
 import { velocityWindow } from './0027_velocity_window.ts';
+import { trendAliases } from './0028_trend_aliases.ts';
 
 export const trendsMigrations: MigrationSet = {
   owner: 'trends',
@@ -20,6 +21,7 @@ export const trendsMigrations: MigrationSet = {
     '0024_trend_type_follows_title': trendTypeFollowsTitle,
     '0026_snapshot_indexes': snapshotIndexes,
     '0027_velocity_window': velocityWindow,
+    '0028_trend_aliases': trendAliases,
   },
 };
 export { trendKeyMerges } from './merges.ts';
