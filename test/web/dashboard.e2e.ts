@@ -104,6 +104,12 @@ describe('the web dashboard in Chromium', () => {
   });
 
   test('a trend page charts as many points as the analytics route returns', async () => {
+    // A phrase folded into the trend is shown as another way it is written.
+    await ctx.app.services.db
+      .updateTable('trends')
+      .set({ aliases: JSON.stringify(['#AcmeCloud']) })
+      .where('id', '=', trendIds.negative)
+      .execute();
     await page.getByRole('button', { name: 'Reset' }).click();
     await page.getByRole('link', { name: 'Acme Cloud' }).click();
     await page.getByRole('heading', { name: 'Acme Cloud', level: 1 }).waitFor();
@@ -116,6 +122,8 @@ describe('the web dashboard in Chromium', () => {
     assert.equal(Number(await chart.getAttribute('data-points')), analytics.data.data.length);
     const detail = await call(ctx.app, 'GET', `/api/trends/${trendIds.negative}`, { key: user.key });
     await page.getByText(detail.data.meta_description).waitFor();
+    await page.getByText('Also written').waitFor();
+    await page.getByText('#AcmeCloud', { exact: true }).waitFor();
     await check('trend');
   });
 

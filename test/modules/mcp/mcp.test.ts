@@ -165,9 +165,17 @@ describe('MCP server at /mcp', () => {
     assert.ok(http.data.trends.length >= 3);
     assert.match(listed.content[0]!.text!, /trends: #\d+ /);
 
+    // A trend with folded phrases names them in the tool's text too.
+    await ctx.app.services.db
+      .updateTable('trends')
+      .set({ aliases: JSON.stringify(['#negalias']) })
+      .where('id', '=', trends.negative)
+      .execute();
     const one = await callTool(client, 'get_trend', { trend_id: trends.negative });
     const oneHttp = await call(ctx.app, 'GET', `/api/trends/${trends.negative}`, { key: user.key });
     assert.deepEqual(one.structuredContent, oneHttp.data);
+    assert.deepEqual(oneHttp.data.aliases, ['#negalias']);
+    assert.match(one.content[0]!.text!, /\(also: #negalias\)/);
 
     const resource = await client.readResource({ uri: `crestwatch://trends/${trends.negative}` });
     assert.deepEqual(JSON.parse(String((resource.contents[0] as Json).text)), oneHttp.data);
