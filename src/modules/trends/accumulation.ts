@@ -39,6 +39,27 @@ export interface Accumulated {
 
 export type HourlyBucket = HourlyIncrement & { next: HourlyBucket | undefined };
 
+/** The trend's bucket of one hour and platform, added when missing (a trend is on few platforms in an hour). */
+export function hourlyBucket(acc: Accumulated, hour: number, platform: string): HourlyBucket {
+  let bucket = acc.hourly.get(hour);
+  while (bucket !== undefined && bucket.platform !== platform) bucket = bucket.next;
+  if (bucket === undefined) {
+    bucket = {
+      trend_id: 0,
+      platform,
+      hour,
+      mentions: 0,
+      sentiment_sum: 0,
+      positive: 0,
+      negative: 0,
+      evidence: 0,
+      next: acc.hourly.get(hour),
+    };
+    acc.hourly.set(hour, bucket);
+  }
+  return bucket;
+}
+
 /** A post's own keywords (JSON, as stored) as trend keys. */
 export function ownKeys(keywords: string): Set<string> {
   const keys = new Set<string>();
@@ -109,22 +130,7 @@ export function addPast(acc: Accumulated, past: CandidatePast): void {
   acc.hints.category.push(...past.hints.category);
   acc.hints.subreddit.push(...past.hints.subreddit);
   for (const [platform, hour, mentions, sentiment_sum, positive, negative, evidence] of past.hourly) {
-    let bucket = acc.hourly.get(hour);
-    while (bucket !== undefined && bucket.platform !== platform) bucket = bucket.next;
-    if (bucket === undefined) {
-      bucket = {
-        trend_id: 0,
-        platform,
-        hour,
-        mentions: 0,
-        sentiment_sum: 0,
-        positive: 0,
-        negative: 0,
-        evidence: 0,
-        next: acc.hourly.get(hour),
-      };
-      acc.hourly.set(hour, bucket);
-    }
+    const bucket = hourlyBucket(acc, hour, platform);
     bucket.mentions += mentions;
     bucket.sentiment_sum += sentiment_sum;
     bucket.positive += positive;

@@ -29,6 +29,7 @@ import {
   type Accumulated,
   addPast,
   type HourlyBucket,
+  hourlyBucket,
   keepIndependent,
   ownKeys,
   pastOf,
@@ -675,23 +676,7 @@ export class TrendProcessor {
         acc.mentions++;
         if (signal.observed_at < acc.firstSeen) acc.firstSeen = signal.observed_at;
         if (signal.observed_at > acc.lastSeen) acc.lastSeen = signal.observed_at;
-        // One bucket per platform and hour (a trend is rarely on more than a few platforms in an hour).
-        let bucket = acc.hourly.get(hour);
-        while (bucket !== undefined && bucket.platform !== signal.source) bucket = bucket.next;
-        if (bucket === undefined) {
-          bucket = {
-            trend_id: 0,
-            platform: signal.source,
-            hour,
-            mentions: 0,
-            sentiment_sum: 0,
-            positive: 0,
-            negative: 0,
-            evidence: 0,
-            next: acc.hourly.get(hour),
-          };
-          acc.hourly.set(hour, bucket);
-        }
+        const bucket = hourlyBucket(acc, hour, signal.source);
         bucket.mentions++;
         bucket.evidence += evidence;
         bucket.sentiment_sum += score;

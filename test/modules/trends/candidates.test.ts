@@ -130,6 +130,17 @@ describe('candidates in memory', () => {
   });
 });
 
+/** A fresh app (a ManualClock at NOW) and an API key with `scopes` for the suite it is called in. */
+function suiteApp(scopes: string[]): { ctx: TestContext; key: string; clock: ManualClock } {
+  const app = { clock: new ManualClock(NOW) } as { ctx: TestContext; key: string; clock: ManualClock };
+  before(async () => {
+    app.ctx = await buildTestApp({ clock: app.clock });
+    app.key = (await createUser(app.ctx, 'enterprise', scopes)).key;
+  });
+  after(async () => app.ctx.close());
+  return app;
+}
+
 /** A post by `author` naming "Kestrel Bridge" in words of its own, processed by `processor`. */
 async function postVia(
   ctx: TestContext,
@@ -159,28 +170,21 @@ const kestrel = (ctx: TestContext) =>
     .executeTakeFirst();
 
 describe('promotion through the processor', () => {
-  let ctx: TestContext;
-  let key: string;
-  const clock = new ManualClock(NOW);
-  before(async () => {
-    ctx = await buildTestApp({ clock });
-    key = (await createUser(ctx, 'enterprise', ['read', 'ingest'])).key;
-  });
-  after(async () => ctx.close());
+  const app = suiteApp(['read', 'ingest']);
 
   test('one post makes a candidate, not a trend; the second account promotes it with both posts counted', async () => {
-    const processor = ctx.app.services.trendProcessor;
-    await postVia(ctx, key, processor, 'ann', 0);
-    assert.equal(await kestrel(ctx), undefined);
-    const listed = await call(ctx.app, 'GET', '/api/trends?search=kestrel', { key });
+    const processor = app.ctx.app.services.trendProcessor;
+    await postVia(app.ctx, app.key, processor, 'ann', 0);
+    assert.equal(await kestrel(app.ctx), undefined);
+    const listed = await call(app.ctx.app, 'GET', '/api/trends?search=kestrel', { key: app.key });
     assert.deepEqual(listed.data.trends, []);
-    await postVia(ctx, key, processor, 'ann', 1);
-    assert.equal(await kestrel(ctx), undefined, 'the same account twice is one independent post');
-    await postVia(ctx, key, processor, 'bob', 2);
-    const trend = await kestrel(ctx);
+    await postVia(app.ctx, app.key, processor, 'ann', 1);
+    assert.equal(await kestrel(app.ctx), undefined, 'the same account twice is one independent post');
+    await postVia(app.ctx, app.key, processor, 'bob', 2);
+    const trend = await kestrel(app.ctx);
     assert.equal(trend?.mentions, 3);
     assert.equal(trend?.first_seen_at, NOW - 5 * 60_000);
-    const metrics = await call(ctx.app, 'GET', '/metrics');
+    const metrics = await call(app.ctx.app, 'GET', '/metrics');
     assert.match(metrics.body, /crestwatch_trend_candidates_promoted_total \d+/);
     assert.match(metrics.body, /crestwatch_trend_candidates_capacity 50000/);
     assert.match(metrics.body, /crestwatch_trend_candidates \d+/);
@@ -188,8 +192,8 @@ describe('promotion through the processor', () => {
   });
 
   test('a keyword sent on a post is a trend at once', async () => {
-    const res = await call(ctx.app, 'POST', '/api/signals', {
-      key,
+    const res = await call(app.ctx.app, 'POST', '/api/signals', {
+      key: app.key,
       body: {
         signals: [
           {
@@ -202,8 +206,8 @@ describe('promotion through the processor', () => {
       },
     });
     assert.equal(res.statusCode, 202, res.body);
-    await ctx.app.services.trendProcessor.drain();
-    const row = await ctx.app.services.db
+    await app.ctx.app.services.trendProcessor.drain();
+    const row = await app.ctx.app.services.db
       .selectFrom('trends')
       .select('mentions')
       .where('key', '=', 'ferncastle')
@@ -213,16 +217,14 @@ describe('promotion through the processor', () => {
 });
 
 describe('interests name trends at once, across punctuation, case and hashtags', () => {
-  let ctx: TestContext;
-  let key: string;
-  const clock = new ManualClock(NOW);
+  const app = suiteApp(['read', 'write', 'ingest']);
   before(async () => {
-    ctx = await buildTestApp({ clock });
-    key = (await createUser(ctx, 'enterprise', ['read', 'write', 'ingest'])).key;
-    const res = await call(ctx.app, 'POST', '/api/user/interests', { key, body: { keyword: 'west texas' } });
+    const res = await call(app.ctx.app, 'POST', '/api/user/interests', {
+      key: app.key,
+      body: { keyword: 'west texas' },
+    });
     assert.equal(res.statusCode, 201, res.body);
   });
-  after(async () => ctx.close());
 
   test('"west texas" counts "West, Texas", "#WestTexas" and "WEST TEXAS", each post one mention', async () => {
     const texts = [
@@ -231,19 +233,19 @@ describe('interests name trends at once, across punctuation, case and hashtags',
       'WEST TEXAS: emergency crews on the scene',
       'West of Texas nothing happened today',
     ];
-    const res = await call(ctx.app, 'POST', '/api/signals', {
-      key,
+    const res = await call(app.ctx.app, 'POST', '/api/signals', {
+      key: app.key,
       body: { signals: texts.map((text, i) => ({ source: 'x', external_id: `wt${i}`, text })) },
     });
     assert.equal(res.statusCode, 202, res.body);
-    while ((await ctx.app.services.engine.tick()).backlog);
-    const row = await ctx.app.services.db
+    while ((await app.ctx.app.services.engine.tick()).backlog);
+    const row = await app.ctx.app.services.db
       .selectFrom('trends')
       .select(['mentions', 'title'])
       .where('key', '=', 'west texas')
       .executeTakeFirst();
     assert.equal(row?.mentions, 3);
-    const listed = await call(ctx.app, 'GET', '/api/trends?search=west%20texas', { key });
+    const listed = await call(app.ctx.app, 'GET', '/api/trends?search=west%20texas', { key: app.key });
     // One trend, titled by its most frequent spelling (the interest's words or a post's hashtag).
     assert.equal(listed.data.trends.length, 1);
     assert.equal(listed.data.trends[0].volume, 3);
@@ -251,25 +253,18 @@ describe('interests name trends at once, across punctuation, case and hashtags',
 });
 
 describe('candidates shared between instances', () => {
-  let ctx: TestContext;
-  let key: string;
-  const clock = new ManualClock(NOW);
-  before(async () => {
-    ctx = await buildTestApp({ clock });
-    key = (await createUser(ctx, 'enterprise', ['read', 'ingest'])).key;
-  });
-  after(async () => ctx.close());
+  const app = suiteApp(['read', 'ingest']);
 
   test('one pool for two processors: a phrase named once through each is promoted as on one', async () => {
-    const store = new TrendsStore(ctx.app.services.db, ctx.app.services.dialect);
+    const store = new TrendsStore(app.ctx.app.services.db, app.ctx.app.services.dialect);
     const pool = new MemoryCandidates({ minPosts: 2, capacity: 100 });
     const make = () =>
-      new TrendProcessor(store, new SignalsStore(ctx.app.services.db), clock, undefined, {
+      new TrendProcessor(store, new SignalsStore(app.ctx.app.services.db), app.clock, undefined, {
         candidates: { pool, minPosts: 2 },
       });
-    await postVia(ctx, key, make(), 'ann', 0);
-    await postVia(ctx, key, make(), 'bob', 1);
-    assert.equal((await kestrel(ctx))?.mentions, 2);
+    await postVia(app.ctx, app.key, make(), 'ann', 0);
+    await postVia(app.ctx, app.key, make(), 'bob', 1);
+    assert.equal((await kestrel(app.ctx))?.mentions, 2);
   });
 
   test('through Redis: two processors and a restarted one share the candidates', {
@@ -277,22 +272,22 @@ describe('candidates shared between instances', () => {
   }, async () => {
     const prefix = testRedisPrefix();
     const clients: Redis[] = [];
-    const store = new TrendsStore(ctx.app.services.db, ctx.app.services.dialect);
+    const store = new TrendsStore(app.ctx.app.services.db, app.ctx.app.services.dialect);
     const make = async (minPosts: number) => {
       const client = await connectRedis(testRedisUrl!, 'test');
       clients.push(client);
-      return new TrendProcessor(store, new SignalsStore(ctx.app.services.db), clock, undefined, {
+      return new TrendProcessor(store, new SignalsStore(app.ctx.app.services.db), app.clock, undefined, {
         candidates: { pool: new RedisCandidates(client, prefix, { minPosts, capacity: 100 }), minPosts },
       });
     };
     try {
-      await ctx.app.services.db.deleteFrom('trends').where('key', '=', 'kestrel bridge').execute();
-      await postVia(ctx, key, await make(3), 'cid', 0);
-      await postVia(ctx, key, await make(3), 'dan', 1);
-      assert.equal(await kestrel(ctx), undefined);
+      await app.ctx.app.services.db.deleteFrom('trends').where('key', '=', 'kestrel bridge').execute();
+      await postVia(app.ctx, app.key, await make(3), 'cid', 0);
+      await postVia(app.ctx, app.key, await make(3), 'dan', 1);
+      assert.equal(await kestrel(app.ctx), undefined);
       // A restarted instance (nothing in its memory) promotes with the third account, all three posts counted.
-      await postVia(ctx, key, await make(3), 'eve', 2);
-      assert.equal((await kestrel(ctx))?.mentions, 3);
+      await postVia(app.ctx, app.key, await make(3), 'eve', 2);
+      assert.equal((await kestrel(app.ctx))?.mentions, 3);
       assert.equal(await clients[0]!.zcard(`${prefix}candidates`), 0);
     } finally {
       const keys = await clients[0]?.keys(`${prefix}candidate*`);
@@ -322,18 +317,11 @@ test('two instances on one database and one Redis promote a phrase named once th
 });
 
 describe('fragments fold', () => {
-  let ctx: TestContext;
-  let key: string;
-  const clock = new ManualClock(NOW);
-  before(async () => {
-    ctx = await buildTestApp({ clock });
-    key = (await createUser(ctx, 'enterprise', ['read', 'ingest'])).key;
-  });
-  after(async () => ctx.close());
+  const app = suiteApp(['read', 'ingest']);
 
   const send = async (texts: string[], from: number) => {
-    const res = await call(ctx.app, 'POST', '/api/signals', {
-      key,
+    const res = await call(app.ctx.app, 'POST', '/api/signals', {
+      key: app.key,
       body: {
         signals: texts.map((text, i) => ({
           source: 'x',
@@ -345,7 +333,7 @@ describe('fragments fold', () => {
       },
     });
     assert.equal(res.statusCode, 202, res.body);
-    while ((await ctx.app.services.engine.tick()).backlog);
+    while ((await app.ctx.app.services.engine.tick()).backlog);
   };
 
   test('a glued hashtag named in the same posts as the phrase folds into it as an alias; search finds both', async () => {
@@ -356,7 +344,7 @@ describe('fragments fold', () => {
       ],
       0,
     );
-    const rows = await ctx.app.services.db
+    const rows = await app.ctx.app.services.db
       .selectFrom('trends')
       .select(['key', 'aliases', 'mentions'])
       .execute();
@@ -364,14 +352,16 @@ describe('fragments fold', () => {
     assert.deepEqual(waldo, [{ key: 'waldo canyon', aliases: '["#waldocanyon"]', mentions: 2 }]);
     // Later mentions of the folded phrase count towards the trend, once per post.
     await send(['Praying for everyone at #waldocanyon', 'Waldo Canyon crews hold the line #waldocanyon'], 2);
-    const after = await ctx.app.services.db
+    const after = await app.ctx.app.services.db
       .selectFrom('trends')
       .select(['key', 'mentions'])
       .where('key', 'like', 'waldo%')
       .execute();
     assert.deepEqual(after, [{ key: 'waldo canyon', mentions: 4 }]);
     for (const search of ['waldocanyon', 'waldo canyon']) {
-      const res = await call(ctx.app, 'GET', `/api/trends?search=${encodeURIComponent(search)}`, { key });
+      const res = await call(app.ctx.app, 'GET', `/api/trends?search=${encodeURIComponent(search)}`, {
+        key: app.key,
+      });
       assert.equal(res.statusCode, 200);
       assert.deepEqual(
         res.data.trends.map((t: { title: string; aliases: string[] }) => [t.title, t.aliases]),
@@ -383,7 +373,9 @@ describe('fragments fold', () => {
 
   test('a single word is no fragment: "tsunami" and "tsunami warning" stay two trends', async () => {
     await send(['Tsunami warning issued after the quake', 'Tsunami warning lifted for the coast'], 10);
-    const keys = (await ctx.app.services.db.selectFrom('trends').select('key').execute()).map((r) => r.key);
+    const keys = (await app.ctx.app.services.db.selectFrom('trends').select('key').execute()).map(
+      (r) => r.key,
+    );
     assert.ok(keys.includes('tsunami') && keys.includes('tsunami warning'), keys.join(', '));
   });
 });
