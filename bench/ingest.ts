@@ -249,7 +249,7 @@ async function waitUntilCurrent(
   const db = new Database(file, { readonly: true, fileMustExist: true });
   // Whether any is left, not how many: counting 45,000 pending entries took about 2 ms a poll, CPU this process
   // took from the server's two cores while it drained (an EXISTS reads one index entry).
-  const pending = db.prepare('select exists (select 1 from signals where processed_at is null) as n');
+  const pending = db.prepare('select exists (select 1 from signal_queue) as n');
   const dirty = db.prepare('select exists (select 1 from trends where dirty > 0) as n');
   const started = performance.now();
   let counted: number | undefined;
@@ -307,7 +307,7 @@ async function postgresRound(
     const current = async () => {
       for (const started = performance.now(); performance.now() - started < 600_000; ) {
         const { rows } = await admin.query(
-          `select exists (select 1 from "${schema}".signals where processed_at is null) as p, ` +
+          `select exists (select 1 from "${schema}".signal_queue) as p, ` +
             `exists (select 1 from "${schema}".trends where dirty > 0) as d`,
         );
         if (!rows[0].p && !rows[0].d) return;

@@ -234,9 +234,7 @@ async function preparePostgres(base: string): Promise<RunDatabase> {
         reader = new pg.Client({ connectionString: url.toString(), connectionTimeoutMillis: 5000 });
         await reader.connect();
       }
-      const { rows } = await reader.query<{ n: string }>(
-        'select count(*) as n from signals where processed_at is null',
-      );
+      const { rows } = await reader.query<{ n: string }>('select count(*) as n from signal_queue');
       return Number(rows[0]?.n ?? 0);
     },
     async drop() {

@@ -19,18 +19,30 @@ const FIXTURES = path.join(import.meta.dirname, 'fixtures', 'legacy-db');
 const LEGACY_OPERATOR_KEY = `cw_${'legacyfixture'.padEnd(40, '0')}`;
 const BOOKKEEPING = new Set(['kysely_migration', 'kysely_migration_lock']);
 /** The migrations written after 0.10.0: the ones an upgrade runs. */
-const SINCE_0_10_0 = ['0027_velocity_window', '0028_trend_aliases'];
+const SINCE_0_10_0 = ['0027_velocity_window', '0028_trend_aliases', '0029_signal_queue'];
 
 /**
  * The rows as they are after those migrations: 0027 gives every snapshot `velocity_window` '1h', 0028 every
- * trend an empty `aliases` list and the (empty) table trend_aliases.
+ * trend an empty `aliases` list and the (empty) table trend_aliases, 0029 drops the signals' processed_at (the
+ * fixture's signals were all processed, so its signal_queue is empty).
  */
 function afterLaterMigrations(rows: Record<string, string[]>): Record<string, string[]> {
   const snapshots = (rows.trend_metrics ?? []).map((row) =>
     JSON.stringify({ ...JSON.parse(row), velocity_window: '1h' }),
   );
   const trends = (rows.trends ?? []).map((row) => JSON.stringify({ ...JSON.parse(row), aliases: '[]' }));
-  return { ...rows, trend_metrics: snapshots.sort(), trends: trends.sort(), trend_aliases: [] };
+  const signals = (rows.signals ?? []).map((row) => {
+    const { processed_at: _dropped, ...kept } = JSON.parse(row) as Record<string, unknown>;
+    return JSON.stringify(kept);
+  });
+  return {
+    ...rows,
+    trend_metrics: snapshots.sort(),
+    trends: trends.sort(),
+    trend_aliases: [],
+    signals: signals.sort(),
+    signal_queue: [],
+  };
 }
 
 /** The schema a PostgreSQL test database's URL puts first on the search path. */

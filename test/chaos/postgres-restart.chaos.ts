@@ -169,7 +169,7 @@ test('PostgreSQL restarted under load: 503 with Retry-After while it is down, 20
       Number(
         (
           await cluster.query<{ n: string }>(
-            `select count(*) as n from signals where external_id like 'pgr-%' and processed_at is null`,
+            `select count(*) as n from signals s join signal_queue q on q.id = s.id where s.external_id like 'pgr-%'`,
           )
         )[0]!.n,
       ),

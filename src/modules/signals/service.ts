@@ -166,7 +166,6 @@ export class SignalsService {
         engagement: signal.engagement ? JSON.stringify(signal.engagement) : null,
         observed_at: observedAt,
         received_at: now,
-        processed_at: null,
       });
     });
     // A full batch is a few thousand rows' work: insert it in parts, letting other requests in between, in

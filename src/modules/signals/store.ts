@@ -25,15 +25,14 @@ const INSERT_COLUMNS = [
   'engagement',
   'observed_at',
   'received_at',
-  'processed_at',
 ] as const satisfies readonly (keyof NewSignal)[];
 /**
- * Rows per insert statement at most: 14 parameters each stays far under SQLite's bound-parameter limit
+ * Rows per insert statement at most: 13 parameters each stays far under SQLite's bound-parameter limit
  * (32,766). Statements take power-of-two row counts up to it, so SQLite prepares a few texts once rather than
  * one per batch size (a prepared multi-row insert holds memory for as long as the statement cache keeps it).
  */
 const ROWS_PER_STATEMENT = 1_024;
-/** Ids per claim statement at most (the processed_at instant is one more parameter). */
+/** Ids per claim or queue statement at most. */
 const IDS_PER_CLAIM = 1_024;
 /** How long a reader of settled ids waits for signal inserts under way before it gives up (null) this time. */
 const SETTLE_LOCK_TIMEOUT = '2s';
@@ -43,8 +42,9 @@ export class SignalsStore {
   private readonly numbered: boolean;
   /** Insert texts by row count (powers of two; SQLite prepares each text once). */
   private readonly insertTexts = new Map<number, string>();
-  /** Claim texts by id count (powers of two, as the inserts). */
+  /** Claim and queue texts by id count (powers of two, as the inserts). */
   private readonly claimTexts = new Map<number, string>();
+  private readonly queueTexts = new Map<number, string>();
 
   constructor(
     private readonly db: DB,
@@ -70,18 +70,36 @@ export class SignalsStore {
   }
 
   /**
-   * Inserts what is new; returns how many rows were new (the rest were already stored). A raw multi-row
-   * statement: on the ingest path Kysely's builder cost more than SQLite's own work for these rows.
+   * Inserts what is new and queues it for the trend processor (`signal_queue`, in the same transaction when
+   * the caller gives one); returns how many rows were new (the rest were already stored). Raw multi-row
+   * statements: on the ingest path Kysely's builder cost more than SQLite's own work for these rows.
    */
   async insertNew(rows: NewSignal[], executor: Executor = this.db): Promise<number> {
     let inserted = 0;
     for (const part of powerOfTwoParts(rows, ROWS_PER_STATEMENT)) {
       const parameters: unknown[] = [];
       for (const row of part) for (const column of INSERT_COLUMNS) parameters.push(row[column] ?? null);
-      const result = await executor.executeQuery(CompiledQuery.raw(this.insertText(part.length), parameters));
-      inserted += Number(result.numAffectedRows ?? 0);
+      const { rows: added } = await executor.executeQuery<{ id: number }>(
+        CompiledQuery.raw(this.insertText(part.length), parameters),
+      );
+      const ids = added.map((row) => row.id);
+      for (const ids_ of powerOfTwoParts(ids, IDS_PER_CLAIM)) {
+        await executor.executeQuery(CompiledQuery.raw(this.queueText(ids_.length), ids_));
+      }
+      inserted += ids.length;
     }
     return inserted;
+  }
+
+  private queueText(ids: number): string {
+    let text = this.queueTexts.get(ids);
+    if (text === undefined) {
+      const tuples: string[] = [];
+      for (let i = 0; i < ids; i++) tuples.push(this.numbered ? `($${i + 1})` : '(?)');
+      text = `insert into signal_queue (id) values ${tuples.join(', ')}`;
+      this.queueTexts.set(ids, text);
+    }
+    return text;
   }
 
   private insertText(rows: number): string {
@@ -94,7 +112,7 @@ export class SignalsStore {
       }
       text =
         `insert into signals (${INSERT_COLUMNS.join(', ')}) values ${tuples.join(', ')} ` +
-        'on conflict (source, external_id) do nothing';
+        'on conflict (source, external_id) do nothing returning id';
       this.insertTexts.set(rows, text);
     }
     return text;
@@ -108,25 +126,35 @@ export class SignalsStore {
   /** Rows of the trend processor's SignalQueue port (trends/processor.ts declares the shape it reads). */
   unprocessed(limit: number, afterId = 0) {
     return this.reader
-      .selectFrom('signals')
-      .select(['id', 'source', 'text', 'title', 'keywords', 'lang', 'category_hint', 'author', 'observed_at'])
-      .where('processed_at', 'is', null)
-      .where('id', '>', afterId)
-      .orderBy('id')
+      .selectFrom('signal_queue as q')
+      .innerJoin('signals as s', 's.id', 'q.id')
+      .select([
+        's.id',
+        's.source',
+        's.text',
+        's.title',
+        's.keywords',
+        's.lang',
+        's.category_hint',
+        's.author',
+        's.observed_at',
+      ])
+      .where('q.id', '>', afterId)
+      .orderBy('q.id')
       .limit(limit)
       .execute();
   }
 
   /**
-   * Marks signals processed unless another process already did; returns the ids this call claimed. Runs in the
-   * caller's transaction (the trend processor's batch, whose counts commit with the claim). On PostgreSQL a
-   * concurrent claimer waits for the row locks and then sees them processed. A raw statement, as the inserts.
+   * Takes signals off the queue unless another process already did; returns the ids this call claimed. Runs in
+   * the caller's transaction (the trend processor's batch, whose counts commit with the claim). On PostgreSQL a
+   * concurrent claimer waits for the row locks and then finds them gone. A raw statement, as the inserts.
    */
-  async claimProcessed(ids: number[], at: number, trx: Executor): Promise<Set<number>> {
+  async claimProcessed(ids: number[], trx: Executor): Promise<Set<number>> {
     const claimed = new Set<number>();
     for (const part of powerOfTwoParts(ids, IDS_PER_CLAIM)) {
       const { rows } = await trx.executeQuery<{ id: number }>(
-        CompiledQuery.raw(this.claimText(part.length), [at, ...part]),
+        CompiledQuery.raw(this.claimText(part.length), part),
       );
       for (const row of rows) claimed.add(row.id);
     }
@@ -137,10 +165,8 @@ export class SignalsStore {
     let text = this.claimTexts.get(ids);
     if (text === undefined) {
       const marks: string[] = [];
-      for (let i = 0; i < ids; i++) marks.push(this.numbered ? `$${i + 2}` : '?');
-      text =
-        `update signals set processed_at = ${this.numbered ? '$1' : '?'} where id in (${marks.join(', ')}) ` +
-        'and processed_at is null returning id';
+      for (let i = 0; i < ids; i++) marks.push(this.numbered ? `$${i + 1}` : '?');
+      text = `delete from signal_queue where id in (${marks.join(', ')}) returning id`;
       this.claimTexts.set(ids, text);
     }
     return text;
@@ -240,7 +266,7 @@ export class SignalsStore {
    * that many entries, however large the backlog).
    */
   async countPending(atMost?: number): Promise<number> {
-    let pending = this.db.selectFrom('signals').select('id').where('processed_at', 'is', null);
+    let pending = this.db.selectFrom('signal_queue').select('id');
     if (atMost !== undefined) pending = pending.limit(atMost);
     const row = await this.db
       .selectFrom(pending.as('pending'))
@@ -254,7 +280,11 @@ export class SignalsStore {
     const result = await this.db
       .deleteFrom('signals')
       .where('observed_at', '<', before)
-      .where('processed_at', 'is not', null)
+      .where((eb) =>
+        eb.not(
+          eb.exists(eb.selectFrom('signal_queue as q').select('q.id').whereRef('q.id', '=', 'signals.id')),
+        ),
+      )
       .executeTakeFirst();
     return Number(result.numDeletedRows);
   }

@@ -18,7 +18,11 @@ export interface SignalsTable {
   engagement: string | null;
   observed_at: number;
   received_at: number;
-  processed_at: number | null;
+}
+
+/** Signals not yet turned into trend buckets (migration 0029): an id per pending signal. */
+export interface SignalQueueTable {
+  id: number;
 }
 
 export interface SourceStateTable {
@@ -36,5 +40,6 @@ export interface SourceStateTable {
 
 export interface SignalsTables {
   signals: SignalsTable;
+  signal_queue: SignalQueueTable;
   source_state: SourceStateTable;
 }

@@ -8,6 +8,12 @@ import type { MetricsRecomputer } from './recompute.ts';
 import type { TrendsStore } from './store.ts';
 
 const DAY_MS = 24 * HOUR_MS;
+/**
+ * Hourly buckets older than this are rolled up into one bucket per day (stored at the day's first hour): past
+ * the longest period (30 d) and the one it is compared with, and the 7 days of same-hour baselines before
+ * them, no metric reads single hours any more (docs/metrics.md, "Retention").
+ */
+const ROLLUP_AFTER_DAYS = 70;
 
 interface EngineOptions {
   retention: { signalDays: number; bucketDays: number };
@@ -22,7 +28,10 @@ interface EngineOptions {
    * another does). Without it every loop runs here.
    */
   exclusive?: <T>(name: string, task: () => Promise<T>) => Promise<T | undefined>;
-  /** Longest a pass spends on pending signals before recomputing (the rest waits for the next pass). */
+  /**
+   * Longest a pass spends on pending signals before recomputing (the rest waits for the next pass); while a
+   * backlog lasts, each following pass may spend twice as long, up to BACKLOG_BUDGET_GROWTH times this.
+   */
   drainBudgetMs?: number;
 }
 
@@ -31,6 +40,13 @@ interface EngineOptions {
  * processed, snapshots, alerts and crisis detection still move every few seconds.
  */
 const DRAIN_BUDGET_MS = 2000;
+/**
+ * While signals stay pending pass after pass, the budget doubles up to this factor (8 s by default): a trend
+ * every batch names is recomputed once a pass, so a firehose that kept passes at 2 s rewrote its busiest
+ * trends' four snapshots every 2 s, work (and PostgreSQL WAL: about a third of it on the shared real posts) that
+ * the next pass overwrote. Snapshots then move every 8 s at most while the backlog is worked off.
+ */
+const BACKLOG_BUDGET_GROWTH = 4;
 
 /** Trends recomputed at a time (one transaction) while the drain waits for the NLP threads: more at once holds
  * reads up longer (250 took the read p99 on real posts from about 35 ms to 52). */
@@ -54,6 +70,8 @@ const WAKE_SPACING_MS = 200;
 export class TrendEngine {
   private running: Promise<TickResult> | null = null;
   private lastRetentionHour = -1;
+  /** Hours before this were rolled up into days by this process (each start rolls the whole range once). */
+  private rolledBefore = 0;
   private stopping = false;
   private timer: NodeJS.Timeout | undefined;
   private wakeTimer: NodeJS.Timeout | undefined;
@@ -61,6 +79,8 @@ export class TrendEngine {
   /** New signals arrived during the running pass: another follows it. */
   private again = false;
   private onError: (error: unknown) => void = () => undefined;
+  /** How many times the base drain budget the next pass may spend (grows while signals stay pending). */
+  private budgetFactor = 1;
 
   constructor(
     private readonly processor: TrendProcessor,
@@ -132,10 +152,11 @@ export class TrendEngine {
       return done.trends > 0;
     };
     const processed = await this.processor.drain(undefined, {
-      budgetMs: this.options.drainBudgetMs ?? DRAIN_BUDGET_MS,
+      budgetMs: (this.options.drainBudgetMs ?? DRAIN_BUDGET_MS) * this.budgetFactor,
       stop: () => this.stopping,
       whileWaiting: recomputeWhileWaiting,
     });
+    this.budgetFactor = processed.backlog ? Math.min(BACKLOG_BUDGET_GROWTH, this.budgetFactor * 2) : 1;
     if (recomputedWhileWaiting > 0) this.recomputer.listsOutOfDate();
     const recomputed = (await exclusive(ENGINE_LOOPS.recompute, () => this.recomputer.run())) ?? {
       trends: 0,
@@ -159,9 +180,13 @@ export class TrendEngine {
   async applyRetention(): Promise<void> {
     const now = this.clock.now();
     await this.options.pruneSignals(now - this.options.retention.signalDays * DAY_MS);
-    await this.store.pruneHourlyBefore(
-      Math.floor((now - this.options.retention.bucketDays * DAY_MS) / HOUR_MS),
-    );
+    const keepFrom = Math.floor((now - this.options.retention.bucketDays * DAY_MS) / HOUR_MS);
+    await this.store.buckets.pruneBefore(keepFrom);
+    // Whole days only: a day is rolled up once all its hours are past the line.
+    const rollBefore = Math.floor((now - ROLLUP_AFTER_DAYS * DAY_MS) / DAY_MS) * 24;
+    const rollFrom = Math.ceil(Math.max(keepFrom, this.rolledBefore) / 24) * 24;
+    await this.store.buckets.rollUpDays(rollFrom, rollBefore);
+    this.rolledBefore = Math.max(this.rolledBefore, rollBefore);
   }
 
   /** Shutdown: a pass under way ends after the batch it is writing; the backlog waits for the next start. */

@@ -16,7 +16,6 @@ import {
   containedNames,
   InProcessNlp,
   type NlpPool,
-  normaliseKey,
   PhraseIndex,
   phraseTokens,
   surfaceOfName,
@@ -36,14 +35,7 @@ import {
   SAMPLE_TEXTS,
   TYPE_RANK,
 } from './accumulation.ts';
-import type {
-  CandidateObservation,
-  CandidatePast,
-  CandidatePool,
-  CandidatePost,
-  PastHour,
-  PastMinute,
-} from './candidates.ts';
+import type { CandidateObservation, CandidatePool, CandidatePost } from './candidates.ts';
 import { type EvidenceBatch, EvidenceTracker, type EvidenceUnits, type SharedEvidence } from './evidence.ts';
 import { type Fold, Fragments } from './fragments.ts';
 import { HOUR_MS, METRIC_CONSTANTS } from './metrics.ts';
@@ -76,8 +68,8 @@ interface PendingSignal {
 export interface SignalQueue {
   /** Up to `limit` unprocessed signals after id `afterId`, in id order. */
   unprocessed(limit: number, afterId: number): Promise<PendingSignal[]>;
-  /** Marks them processed unless another process already did, in `trx`; the ids this call claimed. */
-  claimProcessed(ids: number[], at: number, trx: Executor): Promise<Set<number>>;
+  /** Takes them off the queue unless another process already did, in `trx`; the ids this call claimed. */
+  claimProcessed(ids: number[], trx: Executor): Promise<Set<number>>;
 }
 
 const MINUTE_MS = 60_000;
@@ -236,7 +228,6 @@ export class TrendProcessor {
         // Claim first: a signal another process counted meanwhile must not be counted twice.
         const claimed = await this.signals.claimProcessed(
           pending.map((s) => s.id),
-          now,
           trx,
         );
         if (claimed.size < pending.length) {

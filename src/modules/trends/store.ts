@@ -16,6 +16,7 @@ import { containsPattern, likeEscape } from '../../platform/db/like.ts';
 import { powerOfTwoParts } from '../../platform/db/rows.ts';
 import { foldLatinAccents } from '../text/index.ts';
 import { TrendAliasesStore } from './stores/aliases.ts';
+import { TrendBucketsStore } from './stores/buckets.ts';
 import { chunks, containsWords } from './stores/conditions.ts';
 import { TrendReportsStore } from './stores/reports.ts';
 import type {
@@ -226,6 +227,7 @@ export class TrendsStore {
     this.write = writeStatements(dialect);
     this.reports = new TrendReportsStore(reader);
     this.aliases = new TrendAliasesStore(db);
+    this.buckets = new TrendBucketsStore(db);
   }
 
   transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
@@ -770,11 +772,9 @@ export class TrendsStore {
     );
   }
 
-  async pruneHourlyBefore(hour: number): Promise<void> {
-    await this.db.deleteFrom('trend_hourly').where('hour', '<', hour).execute();
-  }
-
   /** Reads for custom reports (stores/reports.ts), on the reader connection. */
   readonly reports: TrendReportsStore;
   readonly aliases: TrendAliasesStore;
+  /** Hourly buckets' roll-up and retention (stores/buckets.ts). */
+  readonly buckets: TrendBucketsStore;
 }

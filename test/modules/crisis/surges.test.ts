@@ -177,7 +177,6 @@ describe('social surges: independent evidence, crisis language, sliding windows'
             ...first,
             observed_at: Date.parse(first.observed_at),
             received_at: clock.now(),
-            processed_at: null,
           },
         ],
         trx,

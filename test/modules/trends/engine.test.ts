@@ -155,6 +155,65 @@ describe('trend engine', () => {
     );
   });
 
+  test('hourly buckets older than 70 days are rolled up into one bucket per day with the same totals; newer ones keep their hours', async () => {
+    const clock = new ManualClock(NOW);
+    ctx = await buildTestApp({ clock, env: { BUCKET_RETENTION_DAYS: '400' } });
+    const HOUR = 3_600_000;
+    const old = NOW - 80 * DAY; // 12:00 UTC, 80 days ago
+    const recent = NOW - 10 * DAY;
+    await ingest([
+      { id: 'r1', at: recent + HOUR },
+      { id: 'r2', at: recent + 2 * HOUR },
+    ]);
+    const { engine, db, trendProcessor } = ctx.app.services;
+    await trendProcessor.drain();
+    // Buckets counted when those hours were recent (posts that old are not counted now).
+    const trend = await db.selectFrom('trends').select('id').where('key', '=', 'aurora').executeTakeFirst();
+    const bucket = (at: number, mentions: number) => ({
+      trend_id: trend!.id,
+      platform: 'x',
+      hour: Math.floor(at / HOUR),
+      mentions,
+      sentiment_sum: 0,
+      positive: 0,
+      negative: 0,
+      evidence: mentions,
+    });
+    await db
+      .insertInto('trend_hourly')
+      .values([
+        bucket(old + HOUR, 1),
+        bucket(old + 2 * HOUR, 2),
+        bucket(old + 5 * HOUR, 1),
+        bucket(old + 30 * HOUR, 1),
+      ])
+      .execute();
+    await engine.tick();
+    const rows = async () =>
+      (
+        await db
+          .selectFrom('trend_hourly as h')
+          .innerJoin('trends as t', 't.id', 'h.trend_id')
+          .select(['h.hour', 'h.mentions', 'h.evidence'])
+          .where('t.key', '=', 'aurora')
+          .orderBy('h.hour')
+          .execute()
+      ).map((r) => [Number(r.hour), Number(r.mentions), Number(r.evidence)]);
+    const dayStart = (at: number) => Math.floor(at / DAY) * 24;
+    const hourOf = (at: number) => Math.floor(at / HOUR);
+    const expected = [
+      [dayStart(old), 4, 4],
+      [dayStart(old + 30 * HOUR), 1, 1],
+      [hourOf(recent + HOUR), 1, 1],
+      [hourOf(recent + 2 * HOUR), 1, 1],
+    ];
+    assert.deepEqual(await rows(), expected);
+    // Another instance (or the next start) rolling the same days again changes nothing.
+    const store = new TrendsStore(db, ctx.app.services.dialect);
+    assert.equal(await store.buckets.rollUpDays(0, dayStart(NOW - 70 * DAY)), 0);
+    assert.deepEqual(await rows(), expected);
+  });
+
   test('a pass with a backlog processes for its budget, then recomputes; the rest waits for the next pass', async () => {
     const clock = new ManualClock(NOW);
     ctx = await buildTestApp({ clock });
@@ -346,9 +405,8 @@ describe('trend engine', () => {
     engine.stop();
     assert.equal((await pass).signals, DRAIN_BATCH);
     const pending = await ctx.app.services.db
-      .selectFrom('signals')
+      .selectFrom('signal_queue')
       .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('processed_at', 'is', null)
       .executeTakeFirstOrThrow();
     assert.equal(Number(pending.n), 700, 'the rest is still pending, not lost');
   });
@@ -366,9 +424,8 @@ describe('trend engine', () => {
       Number(
         (
           await db
-            .selectFrom('signals')
+            .selectFrom('signal_queue')
             .select((eb) => eb.fn.countAll<number>().as('n'))
-            .where('processed_at', 'is', null)
             .executeTakeFirstOrThrow()
         ).n,
       );
@@ -441,4 +498,30 @@ describe('trend engine', () => {
       300 * (await ctx.app.services.db.selectFrom('trends').select('id').execute()).length,
     );
   });
+});
+
+test('while signals stay pending pass after pass, each pass may drain twice as long, up to 4 ×; a pass without a backlog starts again at 1 ×', async () => {
+  const budgets: number[] = [];
+  const backlogs = [true, true, true, true, false, true];
+  const processor = {
+    drain: async (_limit: unknown, options: { budgetMs: number }) => {
+      budgets.push(options.budgetMs);
+      return { signals: 1, trends: 0, mentions: 0, backlog: backlogs[budgets.length - 1] ?? false };
+    },
+  } as unknown as TrendProcessor;
+  const recomputer = {
+    run: async () => ({ trends: 0, events: 0, backlog: false }),
+    recomputeSome: async () => ({ trends: 0, events: 0 }),
+    listsOutOfDate: () => undefined,
+  } as unknown as MetricsRecomputer;
+  const store = {
+    buckets: { pruneBefore: async () => undefined, rollUpDays: async () => 0 },
+  } as unknown as TrendsStore;
+  const engine = new TrendEngine(processor, recomputer, store, new ManualClock(NOW), {
+    retention: { signalDays: 14, bucketDays: 30 },
+    pruneSignals: async () => undefined,
+    drainBudgetMs: 500,
+  });
+  for (let i = 0; i < backlogs.length; i++) await engine.tick();
+  assert.deepEqual(budgets, [500, 1000, 2000, 2000, 2000, 500]);
 });

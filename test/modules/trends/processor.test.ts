@@ -164,11 +164,7 @@ describe('trend processing', () => {
       .where('key', '=', 'quantum computing')
       .executeTakeFirstOrThrow();
     assert.equal(after.mentions, before.mentions);
-    const pending = await ctx.app.services.db
-      .selectFrom('signals')
-      .select('id')
-      .where('processed_at', 'is', null)
-      .execute();
+    const pending = await ctx.app.services.db.selectFrom('signal_queue').select('id').execute();
     assert.equal(pending.length, 0);
   });
   test("a signal's category hint files its new trend; a hint outside the taxonomy is ignored", async () => {
@@ -477,8 +473,7 @@ describe('trend processing: batches read ahead', () => {
         .executeTakeFirstOrThrow()
     ).mentions;
   const pending = async () =>
-    (await ctx.app.services.db.selectFrom('signals').select('id').where('processed_at', 'is', null).execute())
-      .length;
+    (await ctx.app.services.db.selectFrom('signal_queue').select('id').execute()).length;
 
   test('what a drain read ahead and did not write is written first by the next, analysed once', async () => {
     await ingestMany('kelvor', 400);
@@ -555,8 +550,10 @@ describe('trend processing: batches read ahead', () => {
       .select(['id', 'observed_at', 'received_at'])
       .where('external_id', '=', 'varnel-0')
       .executeTakeFirstOrThrow();
-    assert.ok(
-      await db.selectFrom('signals').select('processed_at').where('id', '=', low.id).executeTakeFirst(),
+    assert.equal(
+      await db.selectFrom('signal_queue').select('id').where('id', '=', low.id).executeTakeFirst(),
+      undefined,
+      'counted: off the queue',
     );
     await db.deleteFrom('signals').where('id', '=', low.id).execute();
     await db
@@ -569,9 +566,9 @@ describe('trend processing: batches read ahead', () => {
         keywords: JSON.stringify(['varnel bridge']),
         observed_at: low.observed_at,
         received_at: low.received_at,
-        processed_at: null,
       })
       .execute();
+    await db.insertInto('signal_queue').values({ id: low.id }).execute();
     const rest = await processor.drain(100);
     assert.equal(rest.signals, 201);
     assert.equal(await pending(), 0);

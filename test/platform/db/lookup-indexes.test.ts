@@ -20,12 +20,6 @@ const LOOKUPS = [
     query: sql`select * from crisis_hazards where observed_at >= 1700000000000 order by observed_at, id limit 2000`,
   },
   {
-    // The trend engine's read of pending signals: a partial index holding only them.
-    index: 'signals_pending_idx',
-    table: 'signals',
-    query: sql`select id, text from signals where processed_at is null and id > 10 order by id limit 1000`,
-  },
-  {
     // The minute marker: trends with mentions in the last hour, from a partial index holding only them.
     index: 'trend_metrics_recent_idx',
     table: 'trend_metrics',
@@ -33,7 +27,7 @@ const LOOKUPS = [
   },
 ];
 
-test('lookups by interest key, by hazard time, of pending signals and of recently active trends use an index, not a table scan', async (t) => {
+test('lookups by interest key, by hazard time and of recently active trends use an index, not a table scan', async (t) => {
   const database = await createTestDatabase();
   t.after(() => database.drop());
   const handle = openDatabase<Database>(database.config);
@@ -55,42 +49,6 @@ test('lookups by interest key, by hazard time, of pending signals and of recentl
       );
     }
   }
-});
-
-test('only pending signals are in the pending index: processing takes a signal out of it', async (t) => {
-  const database = await createTestDatabase();
-  t.after(() => database.drop());
-  const handle = openDatabase<Database>(database.config);
-  t.after(() => handle.db.destroy());
-  await migrateAppToLatest(handle);
-  const row = (id: string, processed: number | null) => ({
-    source: 'x',
-    external_id: id,
-    text: `signal ${id}`,
-    observed_at: 1_700_000_000_000,
-    received_at: 1_700_000_000_000,
-    processed_at: processed,
-  });
-  await handle.db
-    .insertInto('signals')
-    .values([row('a', null), row('b', 1), row('c', null)])
-    .execute();
-  await handle.db.updateTable('signals').set({ processed_at: 2 }).where('external_id', '=', 'c').execute();
-  if (handle.dialect === 'sqlite') {
-    // A partial index has as many entries as rows meeting its condition.
-    const entries = await sql<{ n: number }>`select count(*) as n from signals indexed by signals_pending_idx
-      where processed_at is null`.execute(handle.db);
-    assert.equal(Number(entries.rows[0]!.n), 1);
-  } else {
-    const definition = await sql<{ indexdef: string }>`select indexdef from pg_indexes
-      where schemaname = current_schema() and indexname = 'signals_pending_idx'`.execute(handle.db);
-    assert.match(definition.rows[0]!.indexdef, /WHERE \(processed_at IS NULL\)/);
-  }
-  const names = await indexNames(handle, 'signals');
-  assert.ok(
-    !names.includes('signals_unprocessed_idx'),
-    `the index over every signal is gone: ${names.join(', ')}`,
-  );
 });
 
 test('snapshots keep the indexes their queries read; only recently active 24 h snapshots are in the recent one', async (t) => {

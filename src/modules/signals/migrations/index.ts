@@ -5,6 +5,7 @@ import { sourceState } from './0004.3_source_state.ts';
 import { signalCategory } from './0011_signal_category.ts';
 import { sourceLeases } from './0020.2_source_leases.ts';
 import { pendingSignalsIndex } from './0025_pending_signals_index.ts';
+import { signalQueue } from './0029_signal_queue.ts';
 
 export const signalsMigrations: MigrationSet = {
   owner: 'signals',
@@ -14,5 +15,6 @@ export const signalsMigrations: MigrationSet = {
     '0011_signal_category': signalCategory,
     '0020.2_source_leases': sourceLeases,
     '0025_pending_signals_index': pendingSignalsIndex,
+    '0029_signal_queue': signalQueue,
   },
 };
