@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import {
   MEMO_LIMIT,
+  simpleTokens,
   tokenize,
   tokenizerMemory,
   WINK_RECYCLE_CHUNKS,
@@ -102,10 +103,118 @@ describe('tokenize (wink-nlp tokens through the chunk memo)', () => {
   });
 });
 
+// Chunks of every shape the fast path reads and of every case it leaves to wink: words (short, capitalised, upper
+// case, ones that look like other token types), the contractions wink expands, abbreviations it keeps whole,
+// currency codes, mentions and hashtags, with marks before and after them (written for the test, not taken from
+// any data set; the fast path was also compared with wink on every chunk of the shared real posts).
+const words = (list: string) => list.split(' ');
+const CORES = words(
+  'the flood Japan Reuters NASA iPhone McDonald x a A I i is to ok ' +
+    // Words that look like other token types to wink's patterns.
+    'am pm hrs th st nd s RT http www com XD xD D P o O X ' +
+    'Mr mr MR Mrs Dr Jan Inc etc vs No no St Co Gov Sept Calif ' +
+    'cannot Cannot CANNOT dont DONT Dont ive Ive wont youre thereare gonna ' +
+    'USD usd Usd AUD AUDIO xINRx GBP gbpx EUR ' +
+    '@user @User_1 @_ @1 @u #flood #Flood2013 #f @ # #1 #a_b',
+);
+// Marks before and after a word ('' for none).
+const LEADS = ['', ...words(`( [ { " “ ‘ (" “( ' - … *`)];
+const TAILS = [
+  '',
+  ...words(`. , : ; ! ? ) ] } " / ’ ” … ' - * _ 1 .. ... .... !! !!! ?! ?!? ?? ,, ), ). .) !) ." .” ," …"`),
+  ...words(`., .! ..! ...) !... ,... ). ).. ): ); :) ;) :( :/ :? :: /: 's ’s % .com .2 …)`),
+];
+const LINKS = words(
+  'http://t.co/abc123 https://t.co/X27J http://t.co https://t.co/ http://t.co/X27J… http://t.co/a. ' +
+    'http://t.co/a) http://t.co/a?b=1&c#d http://t.co/a” http://t.co/a\u3000b http://t.co/a…b HTTP://t.co/a ' +
+    'http://t.com/a http://bit.ly/a http:/t.co/a ftp://t.co/a',
+);
+
+describe('the fast path (chunks read by hand)', () => {
+  // A fresh instance of the test's own: wink's answer for a chunk can depend on what its instance read before.
+  const reader = newWink();
+  const winkChunk = (chunk: string) => {
+    const tokens = reader.readDoc(chunk).tokens();
+    return {
+      values: tokens.out(reader.its.value) as string[],
+      types: tokens.out(reader.its.type) as string[],
+    };
+  };
+
+  test("gives wink's tokens for every chunk it reads, of each shape", () => {
+    const chunks = [
+      ...LINKS,
+      ...LEADS.flatMap((lead) => CORES.flatMap((core) => TAILS.map((t) => lead + core + t))),
+    ];
+    let read = 0;
+    for (const chunk of chunks) {
+      const simple = simpleTokens(chunk);
+      if (simple === null) continue;
+      read++;
+      assert.deepEqual(simple, winkChunk(chunk), JSON.stringify(chunk));
+    }
+    // Not vacuous: the shapes the fast path is for are read by it.
+    assert.ok(read > chunks.length / 4, `${read} of ${chunks.length}`);
+    const shapes = [
+      'Japan',
+      'said,',
+      'is.',
+      '"help!"',
+      '(Reuters)',
+      '“quoted”',
+      'end...',
+      'wow!!!',
+      'what?!',
+      'x,',
+    ];
+    for (const chunk of [...shapes, '@user:', '(@user)', '#flood.', '#Flood2013', 'http://t.co/abc123'])
+      assert.ok(simpleTokens(chunk) !== null, chunk);
+    assert.deepEqual(simpleTokens('(Japan),'), {
+      values: ['(', 'Japan', ')', ','],
+      types: ['punctuation', 'word', 'punctuation', 'punctuation'],
+    });
+    assert.deepEqual(simpleTokens('end...'), { values: ['end', '...'], types: ['word', 'punctuation'] });
+    assert.deepEqual(simpleTokens('"@user:'), {
+      values: ['"', '@user', ':'],
+      types: ['punctuation', 'mention', 'punctuation'],
+    });
+  });
+
+  test('leaves to wink the words it expands, abbreviations, emoticons, numbers and other characters', () => {
+    const expanded = ['cannot', 'Cannot', 'CANNOT', 'DONT', 'dont.', '(Ive', 'youre!!', 'thereare'];
+    const whole = ['Mr.', 'mr.', 'U.S.', 'A.', 'i.', 'Jan.', 'etc.', 'Inc.,', '(Dr.', 'e.g.'];
+    const emoticons = ['word:)', 'word;)', 'word):', 'word:/', 'word:?', ':)'];
+    const others = ['2013', '07', '5pm', "don't", 'Russia’s', 'state-of-the-art', 'café', '#a_b', '@', 'USD'];
+    const more = ['AUDIO!!', '(end...', 'end..!', 'http://bit.ly/a', 'http://t.co/a\u3000b', '...', '', '\n'];
+    for (const chunk of [...expanded, ...whole, ...emoticons, ...others, ...more]) {
+      assert.equal(simpleTokens(chunk), null, JSON.stringify(chunk));
+      assert.deepEqual(tokenize(chunk), winkTokens(chunk, reader), JSON.stringify(chunk));
+    }
+    assert.deepEqual(simpleTokens('cannot,'), null);
+    assert.deepEqual(tokenize('Cannot'), {
+      values: ['Can', 'not'],
+      types: ['word', 'word'],
+      spaces: ['', ''],
+    });
+  });
+
+  test('chunks it reads neither fill the memo nor count towards replacing wink', () => {
+    const before = tokenizerMemory();
+    tokenize('Unseen qzxv, "yqzw!" (Wqxz) [qqzx]… @zzqw_9: #Qxzw7. http://t.co/qZxW9 zzqx...');
+    assert.deepEqual(tokenizerMemory(), before);
+    // Chunks it leaves to wink do, once each.
+    tokenize("qzxv's qzxv's 2031x");
+    assert.deepEqual(tokenizerMemory(), {
+      memoChunks: before.memoChunks + 2,
+      winkChunks: before.winkChunks + 2,
+    });
+  });
+});
+
 describe('tokenizer memory', () => {
   test('the memo and wink instance stay bounded however many distinct chunks arrive, and tokens stay right', () => {
     const words = (from: number, count: number) =>
-      Array.from({ length: count }, (_, i) => `w${(from + i).toString(36)}x`).join(' ');
+      Array.from({ length: count }, (_, i) => `w${(from + i).toString(36)}0x`).join(' ');
     let peakMemo = 0;
     let recycled = false;
     let lastRead = 0;
