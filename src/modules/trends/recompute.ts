@@ -95,6 +95,18 @@ function snapshotRow(view: TrendItemView, period: PeriodName, now: number): Snap
   };
 }
 
+/**
+ * Whether a stored snapshot already holds what `next` would write: every column but computed_at (which nothing
+ * reads) is equal. Such a row is not written again (pure, exported for tests).
+ */
+export function sameSnapshot(stored: SnapshotRow | undefined, next: SnapshotRow): boolean {
+  if (stored === undefined) return false;
+  for (const column of Object.keys(next) as (keyof SnapshotRow)[]) {
+    if (column !== 'computed_at' && stored[column] !== next[column]) return false;
+  }
+  return true;
+}
+
 export class MetricsRecomputer {
   private lastMinute = -1;
   private lastHour = -1;
@@ -182,14 +194,18 @@ export class MetricsRecomputer {
     const levels = await this.levels.current();
     let recorded = 0;
     await this.store.transaction(async (trx) => {
-      const previous = await this.store.snapshots(ids, EVENT_PERIOD, trx);
+      const previous = await this.store.snapshots(ids, trx);
       const snapshots: SnapshotRow[] = [];
       const events: EventOf<TrendEvents>[] = [];
       for (const [id, list] of views) {
+        const stored = previous.get(id);
         list.forEach((view, i) => {
-          snapshots.push(snapshotRow(view, SNAPSHOT_PERIODS[i]!, now));
-          if (SNAPSHOT_PERIODS[i] === EVENT_PERIOD)
-            events.push(...eventsFor(previous.get(id), view, levels, now));
+          const period = SNAPSHOT_PERIODS[i]!;
+          const row = snapshotRow(view, period, now);
+          // Trends are recomputed every minute while active and every hour while seen in 61 days; most such
+          // rows come out as they were, and rewriting them was most of a quiet service's writes.
+          if (!sameSnapshot(stored?.get(period), row)) snapshots.push(row);
+          if (period === EVENT_PERIOD) events.push(...eventsFor(stored?.get(period), view, levels, now));
         });
       }
       // Four snapshots per trend (one per period): cut into statements with the event loop handed back between them.

@@ -596,22 +596,24 @@ export class TrendsStore {
     }
   }
 
-  /** The current snapshots of one period for the given trends (locked until commit on PostgreSQL). */
+  /** The current snapshots of the given trends, by trend and period (locked until commit on PostgreSQL). */
   async snapshots(
     trendIds: number[],
-    period: string,
     trx: Executor = this.db,
-  ): Promise<Map<number, SnapshotRow>> {
-    const out = new Map<number, SnapshotRow>();
+  ): Promise<Map<number, Map<string, SnapshotRow>>> {
+    const out = new Map<number, Map<string, SnapshotRow>>();
     for (const part of chunks(trendIds)) {
       const rows = await trx
         .selectFrom('trend_metrics')
         .selectAll()
         .where('trend_id', 'in', part)
-        .where('period', '=', period)
         .$if(this.dialect === 'postgres', (qb) => qb.forUpdate())
         .execute();
-      for (const row of rows) out.set(row.trend_id, row);
+      for (const row of rows) {
+        const periods = out.get(row.trend_id) ?? new Map<string, SnapshotRow>();
+        periods.set(row.period, row);
+        out.set(row.trend_id, periods);
+      }
     }
     return out;
   }

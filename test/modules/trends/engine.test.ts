@@ -6,7 +6,13 @@ import type { NlpPool } from '../../../src/modules/text/index.ts';
 import type { TrendItemView } from '../../../src/modules/trends/index.ts';
 import { TrendEngine, TrendProcessor, TrendsStore } from '../../../src/modules/trends/index.ts';
 import { DRAIN_BATCH } from '../../../src/modules/trends/processor.ts';
-import { eventsFor, MetricsRecomputer, MIN_EVENT_VOLUME } from '../../../src/modules/trends/recompute.ts';
+import {
+  eventsFor,
+  MetricsRecomputer,
+  MIN_EVENT_VOLUME,
+  sameSnapshot,
+} from '../../../src/modules/trends/recompute.ts';
+import type { SnapshotRow } from '../../../src/modules/trends/store.ts';
 import { ManualClock } from '../../../src/platform/clock.ts';
 import { buildTestApp, type TestContext } from '../../helpers/app.ts';
 
@@ -86,6 +92,33 @@ describe('domain events from snapshot changes', () => {
   test(`trends under ${MIN_EVENT_VOLUME} mentions raise no events`, () => {
     assert.deepEqual(eventsFor(undefined, view({ volume: MIN_EVENT_VOLUME - 1 }), [25], NOW), []);
   });
+});
+
+test('a snapshot is the same as the stored one when every column but computed_at is', () => {
+  const stored: SnapshotRow = {
+    trend_id: 7,
+    period: '24h',
+    volume: 50,
+    previous_volume: 10,
+    absolute_change: 40,
+    growth: 400,
+    average_velocity: 2.08,
+    trend_stability: 1,
+    overall_trend: 'growing',
+    velocity_score: 60,
+    velocity_1h: 20,
+    lifecycle_stage: 'rising',
+    velocity_window: '1h',
+    sentiment: '0.10',
+    sentiment_category: 'positive',
+    platforms: '{"x":50}',
+    meta_description: 'Aurora: 50 mentions',
+    computed_at: NOW,
+  };
+  assert.equal(sameSnapshot(stored, { ...stored, computed_at: NOW + 60_000 }), true);
+  assert.equal(sameSnapshot(stored, { ...stored, volume: 51 }), false);
+  assert.equal(sameSnapshot(stored, { ...stored, growth: null }), false);
+  assert.equal(sameSnapshot(undefined, stored), false, 'no row stored yet');
 });
 
 describe('trend engine', () => {
@@ -212,6 +245,45 @@ describe('trend engine', () => {
     const store = new TrendsStore(db, ctx.app.services.dialect);
     assert.equal(await store.buckets.rollUpDays(0, dayStart(NOW - 70 * DAY)), 0);
     assert.deepEqual(await rows(), expected);
+  });
+
+  test('a recompute that finds a snapshot as it was leaves the row alone; one with new mentions rewrites it', async () => {
+    const clock = new ManualClock(NOW);
+    ctx = await buildTestApp({ clock });
+    await ingest([
+      { id: 's1', at: NOW - 120_000 },
+      { id: 's2', at: NOW - 60_000 },
+    ]);
+    const { engine, db, recomputer } = ctx.app.services;
+    await engine.tick();
+    const written = async () =>
+      (
+        await db
+          .selectFrom('trend_metrics as m')
+          .innerJoin('trends as t', 't.id', 'm.trend_id')
+          .select(['m.period', 'm.computed_at', 'm.volume'])
+          .where('t.key', '=', 'aurora')
+          .orderBy('m.period')
+          .execute()
+      ).map((r) => [r.period, Number(r.computed_at), Number(r.volume)]);
+    const first = await written();
+    assert.equal(first.length, 4);
+    // Out of date again (as the minute and hour markers leave every active trend) with nothing new to count.
+    clock.advance(1_000);
+    await db.updateTable('trends').set({ dirty: 1 }).execute();
+    assert.equal((await recomputer.run()).trends, 1);
+    assert.deepEqual(await written(), first, 'nothing rewritten');
+    await ingest([{ id: 's3', at: NOW }]);
+    await engine.tick();
+    const after = await written();
+    assert.ok(
+      after.every(([, at]) => at === NOW + 1_000),
+      JSON.stringify(after),
+    );
+    assert.deepEqual(
+      after.find(([period]) => period === '24h'),
+      ['24h', NOW + 1_000, 3],
+    );
   });
 
   test('a pass with a backlog processes for its budget, then recomputes; the rest waits for the next pass', async () => {
