@@ -22,7 +22,7 @@
 // demo signals), BENCH_INGEST_DATABASE (default `sqlite`;
 // `both`: then the same posts on PostgreSQL + Redis, BENCH_POSTGRES_URL and BENCH_REDIS_URL, default the local
 // test database and Redis, printing the rate against SQLite's (goal ≥ 0.5) and the WAL per post (goal ≤ 1,500
-// bytes)). Each round also prints the trends and SQLite bytes stored per post.
+// bytes), by table and index too where the pg_walinspect extension can be created). Each round also prints the trends and SQLite bytes stored per post.
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -290,6 +290,35 @@ interface PostgresRound {
   rate: number;
   walPerPost: number;
   trends: number;
+  /** WAL bytes per post by table or index, when pg_walinspect could be used; null otherwise. */
+  walByRelation: { relation: string; perPost: number }[] | null;
+}
+
+/**
+ * The WAL between two LSNs by the relation each record touched (pg_walinspect, PostgreSQL 15+; the extension is
+ * created if the bench's role may), bytes per post, largest first; null when it cannot be read.
+ */
+async function walByRelation(
+  admin: pg.Client,
+  schema: string,
+  from: string,
+  to: string,
+  count: number,
+): Promise<{ relation: string; perPost: number }[] | null> {
+  try {
+    await admin.query('create extension if not exists pg_walinspect');
+    const { rows } = await admin.query(
+      `select coalesce(c.relname, r.resource_manager) as relation, sum(r.record_length) as bytes
+         from pg_get_wal_records_info($1, $2) r
+         left join pg_class c on c.relfilenode = substring(r.block_ref from 'rel [0-9]+/[0-9]+/([0-9]+)')::oid
+           and c.relnamespace = $3::regnamespace
+        group by 1 order by 2 desc limit 12`,
+      [from, to, `"${schema}"`],
+    );
+    return rows.map((row) => ({ relation: String(row.relation), perPost: Number(row.bytes) / count }));
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -348,7 +377,8 @@ async function postgresRound(
     const after = await lsn();
     const wal = Number((await admin.query('select pg_wal_lsn_diff($1, $2) as b', [after, before])).rows[0].b);
     const trends = Number((await admin.query(`select count(*) as n from "${schema}".trends`)).rows[0].n);
-    return { rate: count / seconds, walPerPost: wal / count, trends };
+    const byRelation = await walByRelation(admin, schema, before, after, count);
+    return { rate: count / seconds, walPerPost: wal / count, trends, walByRelation: byRelation };
   } finally {
     await target?.close();
     await admin.query(`drop schema if exists "${schema}" cascade`).catch(() => undefined);
@@ -547,6 +577,10 @@ export async function runIngestScenario(_settings: BenchSettings): Promise<numbe
           `${Math.round(postgres.walPerPost)} bytes of WAL per post (goal ≤ 1,500: ` +
           `${postgres.walPerPost <= 1500 ? 'met' : 'not met'}), ${postgres.trends} trends\n`,
       );
+      if (postgres.walByRelation) {
+        const parts = postgres.walByRelation.map((r) => `${r.relation} ${Math.round(r.perPost)}`);
+        process.stdout.write(`  WAL bytes per post by relation (pg_walinspect): ${parts.join(', ')}\n`);
+      }
     }
     // Several rounds: the goals are judged on the medians, and the spread is printed.
     const summary = (pick: (r: RoundResult) => number) => {
