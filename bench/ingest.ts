@@ -268,7 +268,7 @@ async function waitUntilCurrent(
   // Whether any is left, not how many: counting 45,000 pending entries took about 2 ms a poll, CPU this process
   // took from the server's two cores while it drained (an EXISTS reads one index entry).
   const pending = db.prepare('select exists (select 1 from signal_queue) as n');
-  const dirty = db.prepare('select exists (select 1 from trends where dirty > 0) as n');
+  const dirty = db.prepare('select exists (select 1 from trend_dirty) as n');
   const started = performance.now();
   let counted: number | undefined;
   try {
@@ -355,7 +355,7 @@ async function postgresRound(
       for (const started = performance.now(); performance.now() - started < 600_000; ) {
         const { rows } = await admin.query(
           `select exists (select 1 from "${schema}".signal_queue) as p, ` +
-            `exists (select 1 from "${schema}".trends where dirty > 0) as d`,
+            `exists (select 1 from "${schema}".trend_dirty) as d`,
         );
         if (!rows[0].p && !rows[0].d) return;
         await new Promise((resolve) => setTimeout(resolve, 50));

@@ -19,18 +19,23 @@ const FIXTURES = path.join(import.meta.dirname, 'fixtures', 'legacy-db');
 const LEGACY_OPERATOR_KEY = `cw_${'legacyfixture'.padEnd(40, '0')}`;
 const BOOKKEEPING = new Set(['kysely_migration', 'kysely_migration_lock']);
 /** The migrations written after 0.10.0: the ones an upgrade runs. */
-const SINCE_0_10_0 = ['0027_velocity_window', '0028_trend_aliases', '0029_signal_queue'];
+const SINCE_0_10_0 = ['0027_velocity_window', '0028_trend_aliases', '0029_signal_queue', '0030_trend_dirty'];
 
 /**
  * The rows as they are after those migrations: 0027 gives every snapshot `velocity_window` '1h', 0028 every
  * trend an empty `aliases` list and the (empty) table trend_aliases, 0029 drops the signals' processed_at (the
- * fixture's signals were all processed, so its signal_queue is empty).
+ * fixture's signals were all processed, so its signal_queue is empty), 0030 moves trends' `dirty` into
+ * trend_dirty.
  */
 function afterLaterMigrations(rows: Record<string, string[]>): Record<string, string[]> {
   const snapshots = (rows.trend_metrics ?? []).map((row) =>
     JSON.stringify({ ...JSON.parse(row), velocity_window: '1h' }),
   );
-  const trends = (rows.trends ?? []).map((row) => JSON.stringify({ ...JSON.parse(row), aliases: '[]' }));
+  // 0030 moves `dirty` into trend_dirty (the fixture's trends were all up to date, so it stays empty).
+  const trends = (rows.trends ?? []).map((row) => {
+    const { dirty: _moved, ...kept } = JSON.parse(row) as Record<string, unknown>;
+    return JSON.stringify({ ...kept, aliases: '[]' });
+  });
   const signals = (rows.signals ?? []).map((row) => {
     const { processed_at: _dropped, ...kept } = JSON.parse(row) as Record<string, unknown>;
     return JSON.stringify(kept);
@@ -42,6 +47,7 @@ function afterLaterMigrations(rows: Record<string, string[]>): Record<string, st
     trend_aliases: [],
     signals: signals.sort(),
     signal_queue: [],
+    trend_dirty: [],
   };
 }
 

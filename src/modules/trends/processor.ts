@@ -262,8 +262,8 @@ export class TrendProcessor {
             mentions: acc.mentions,
           });
         }
-        // Rows are locked in the order written: known trends by id, as every writer of trend rows locks them (store.ts
-        // `markDirtyWhere`), then new keys in key order, so that two instances' batches never deadlock.
+        // Rows are locked in the order written: known trends by id, as every writer of trend rows locks them
+        // (stores/dirty.ts), then new keys in key order, so that two instances' batches never deadlock.
         trends.sort((a, b) => {
           const idA = known.get(a.key)?.id ?? Number.POSITIVE_INFINITY;
           const idB = known.get(b.key)?.id ?? Number.POSITIVE_INFINITY;

@@ -132,11 +132,11 @@ export class MetricsRecomputer {
     const hour = Math.floor(now / HOUR_MS);
     const minute = Math.floor(now / MINUTE_MS);
     if (hour !== this.lastHour) {
-      await this.store.markSeenSinceDirty(now - STALE_AFTER_MS);
+      await this.store.dirty.markSeenSince(now - STALE_AFTER_MS);
       this.lastHour = hour;
       this.lastMinute = minute;
     } else if (minute !== this.lastMinute) {
-      await this.store.markRecentlyActiveDirty();
+      await this.store.dirty.markRecentlyActive();
       this.lastMinute = minute;
     }
   }
@@ -183,8 +183,8 @@ export class MetricsRecomputer {
   ): Promise<{ trends: number; events: number }> {
     const dirty =
       fewerMentionsThan === undefined
-        ? await this.store.dirtyTrends(limit)
-        : await this.store.dirtyOneOffTrends(limit, fewerMentionsThan);
+        ? await this.store.dirty.list(limit)
+        : await this.store.dirty.oneOffs(limit, fewerMentionsThan);
     if (dirty.length === 0) return { trends: 0, events: 0 };
     const now = this.clock.now();
     const ids = dirty.map((d) => d.id);
@@ -215,7 +215,7 @@ export class MetricsRecomputer {
         await this.store.upsertSnapshots(snapshots.slice(i, i + SNAPSHOTS_PER_STATEMENT), trx);
       }
       for (const event of events) await this.events.record(trx, event);
-      await this.store.clearDirty(dirty, trx);
+      await this.store.dirty.clear(dirty, trx);
       recorded = events.length;
     });
     if (dropLists) this.trends.snapshotsChanged();

@@ -18,6 +18,7 @@ import { foldLatinAccents } from '../text/index.ts';
 import { TrendAliasesStore } from './stores/aliases.ts';
 import { TrendBucketsStore } from './stores/buckets.ts';
 import { chunks, containsWords } from './stores/conditions.ts';
+import { TrendDirtyStore } from './stores/dirty.ts';
 import { TrendReportsStore } from './stores/reports.ts';
 import type {
   TrendHourlyTable,
@@ -34,7 +35,7 @@ export type MinuteIncrement = TrendMinutelyTable;
 /** Occurrences of one surface form of a trend. */
 export type SurfaceIncrement = TrendSurfacesTable;
 /** A trend's mentions in a batch: the row it is created with when new (title, type, category kept). */
-export type TrendAddition = Omit<Insertable<TrendsTable>, 'id' | 'dirty'> & { mentions: number };
+export type TrendAddition = Omit<Insertable<TrendsTable>, 'id'> & { mentions: number };
 
 // ---------------------------------------------------------------------------------------------------------
 // The hot write path (a processed batch's trends, surface forms and buckets) as raw multi-row statements, each
@@ -104,8 +105,7 @@ function writeStatements(dialect: Dialect) {
         'first_seen_at = case when excluded.first_seen_at < trends.first_seen_at ' +
         'then excluded.first_seen_at else trends.first_seen_at end, ' +
         'last_seen_at = case when excluded.last_seen_at > trends.last_seen_at ' +
-        'then excluded.last_seen_at else trends.last_seen_at end, ' +
-        'dirty = trends.dirty + 1 returning id, key',
+        'then excluded.last_seen_at else trends.last_seen_at end returning id, key',
       7,
     ),
     addSurfaces: rows(
@@ -228,6 +228,7 @@ export class TrendsStore {
     this.reports = new TrendReportsStore(reader);
     this.aliases = new TrendAliasesStore(db);
     this.buckets = new TrendBucketsStore(db);
+    this.dirty = new TrendDirtyStore(db, dialect);
   }
 
   transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
@@ -281,6 +282,8 @@ export class TrendsStore {
       );
       for (const row of returned) out.set(row.key, row.id);
     }
+    // Their snapshots are out of date now (in the same transaction as the counts).
+    await this.dirty.mark([...out.values()], trx);
     return out;
   }
 
@@ -416,7 +419,7 @@ export class TrendsStore {
 
   /** Marks one trend's metric snapshots out of date so the next recompute pass refreshes them. */
   async markDirty(trendId: number): Promise<void> {
-    await this.db.updateTable('trends').set({ dirty: 1 }).where('id', '=', trendId).execute();
+    await this.dirty.mark([trendId]);
   }
 
   /** A trend's stored lifecycle stage and sentiment category for a period (what an alert adds to its body). */
@@ -496,104 +499,6 @@ export class TrendsStore {
   /** `trendsByIds` for a request: on the read connection. */
   readTrendsByIds(ids: number[]) {
     return this.trendsByIds(ids, this.reader);
-  }
-
-  /** Trends whose snapshots are out of date, oldest id first, with their change counter. */
-  dirtyTrends(limit: number) {
-    return this.db
-      .selectFrom('trends')
-      .select(['id', 'dirty'])
-      .where('dirty', '>', 0)
-      .orderBy('id')
-      .limit(limit)
-      .execute();
-  }
-
-  /**
-   * Out-of-date trends mentioned fewer than `fewerMentionsThan` times in all, in id order: the first `limit` the
-   * index of out-of-date trends gives (not the lowest ids, which would sort every out-of-date trend each time).
-   */
-  async dirtyOneOffTrends(limit: number, fewerMentionsThan: number) {
-    const rows = await this.db
-      .selectFrom('trends')
-      .select(['id', 'dirty'])
-      .where('dirty', '>', 0)
-      .where('mentions', '<', fewerMentionsThan)
-      .limit(limit)
-      .execute();
-    return rows.sort((a, b) => a.id - b.id);
-  }
-
-  /** Marks trends seen since `since` (ms) as out of date: time moved their windows. */
-  async markSeenSinceDirty(since: number): Promise<void> {
-    await this.markDirtyWhere((eb) => eb('last_seen_at', '>=', since));
-  }
-
-  /** Marks trends with mentions in the last hour as out of date: their velocity_1h slides every minute. */
-  async markRecentlyActiveDirty(): Promise<void> {
-    await this.markDirtyWhere((eb) =>
-      eb(
-        'id',
-        'in',
-        eb
-          .selectFrom('trend_metrics')
-          .select('trend_id')
-          // Literals, as the partial index trend_metrics_recent_idx is written: a bound parameter cannot prove it.
-          .where('period', '=', sql.lit('24h'))
-          .where('velocity_1h', '>', sql.lit(0)),
-      ),
-    );
-  }
-
-  /**
-   * Adds one to the change counter of the trends `which` selects. On PostgreSQL the rows are locked in id order
-   * first: every writer of trend rows locks them in id order (the processor upserts known trends by id, see
-   * processor.ts), so two instances' passes never wait on each other in a cycle.
-   */
-  private async markDirtyWhere(which: (eb: ExpressionBuilder<Database, 'trends'>) => Expression<SqlBool>) {
-    await this.db
-      .updateTable('trends')
-      .set((eb) => ({ dirty: eb('dirty', '+', 1) }))
-      .$if(this.dialect !== 'postgres', (qb) => qb.where(which))
-      .$if(this.dialect === 'postgres', (qb) =>
-        qb.where('id', 'in', (eb) =>
-          eb.selectFrom('trends').select('id').where(which).orderBy('id').forUpdate(),
-        ),
-      )
-      .execute();
-  }
-
-  /** Clears the change counter of trends whose counter is still what was read (no change since). */
-  async clearDirty(read: { id: number; dirty: number }[], trx: Executor = this.db): Promise<void> {
-    if (this.dialect === 'postgres') {
-      // Locked in id order before the updates by counter value, which would take them out of order.
-      const ids = read.map((r) => r.id).sort((a, b) => a - b);
-      for (const part of chunks(ids)) {
-        await trx
-          .selectFrom('trends')
-          .select('id')
-          .where('id', 'in', part)
-          .orderBy('id')
-          .forUpdate()
-          .execute();
-      }
-    }
-    const byValue = new Map<number, number[]>();
-    for (const { id, dirty } of read) {
-      const ids = byValue.get(dirty) ?? [];
-      ids.push(id);
-      byValue.set(dirty, ids);
-    }
-    for (const [value, ids] of byValue) {
-      for (const part of chunks(ids)) {
-        await trx
-          .updateTable('trends')
-          .set({ dirty: 0 })
-          .where('id', 'in', part)
-          .where('dirty', '=', value)
-          .execute();
-      }
-    }
   }
 
   /** The current snapshots of the given trends, by trend and period (locked until commit on PostgreSQL). */
@@ -779,4 +684,6 @@ export class TrendsStore {
   readonly aliases: TrendAliasesStore;
   /** Hourly buckets' roll-up and retention (stores/buckets.ts). */
   readonly buckets: TrendBucketsStore;
+  /** Which trends' snapshots are out of date (stores/dirty.ts). */
+  readonly dirty: TrendDirtyStore;
 }

@@ -11,10 +11,14 @@ export interface TrendsTable {
   first_seen_at: number;
   last_seen_at: number;
   mentions: Generated<number>;
-  /** 1 when the metric snapshots are out of date. */
-  dirty: Generated<number>;
   /** JSON array: the phrases folded into this trend, as written (trend_aliases routes their keys here). */
   aliases: Generated<string>;
+}
+
+/** A trend whose metric snapshots are out of date; `version` counts the changes since (stores/dirty.ts). */
+export interface TrendDirtyTable {
+  trend_id: number;
+  version: number;
 }
 
 /** A phrase folded into a trend: mentions of `key` count towards `trend_id`. */
@@ -80,4 +84,5 @@ export interface TrendsTables {
   trend_minutely: TrendMinutelyTable;
   trend_metrics: TrendMetricsTable;
   trend_aliases: TrendAliasesTable;
+  trend_dirty: TrendDirtyTable;
 }

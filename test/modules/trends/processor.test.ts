@@ -244,7 +244,12 @@ describe('trend processing', () => {
     });
     let answeredInside = false;
     const writer = ctx.app.services.db.transaction().execute(async (trx) => {
-      await trx.updateTable('trends').set({ dirty: 1 }).where('id', '=', trend.id).execute();
+      // A write that changes nothing, holding the write lock (SQLite) until the gate opens.
+      await trx
+        .updateTable('trends')
+        .set((eb) => ({ mentions: eb.ref('mentions') }))
+        .where('id', '=', trend.id)
+        .execute();
       await gate;
     });
     try {
@@ -307,10 +312,11 @@ describe('trend processing', () => {
       addHourly: [300],
       addMinutely: [300],
     });
-    // 300 rows per table: statements of 256, 32, 8 and 4 rows, so SQLite keeps a few texts, not one per count.
+    // 300 rows per table: statements of 256, 32, 8 and 4 rows, so SQLite keeps a few texts, not one per count
+    // (upsertTrends twice: the trends, then the same 300 marked out of date in trend_dirty).
     assert.deepEqual(
       statements,
-      ['upsertTrends', 'addSurfaces', 'addHourly', 'addMinutely'].flatMap((name) =>
+      ['upsertTrends', 'upsertTrends', 'addSurfaces', 'addHourly', 'addMinutely'].flatMap((name) =>
         [256, 32, 8, 4].map((rows) => `${name}: ${rows}`),
       ),
     );

@@ -123,12 +123,12 @@ describe('migration runner', () => {
     for (const [old, parts] of Object.entries(MIGRATIONS.renamed ?? {}))
       for (const part of parts) legacyOf.set(part, old);
     // Read as 0.10.0's names, the order is 0.10.0's: 0001 … 0026, each once, parts of one together; then the
-    // changes since (0027_velocity_window, 0028_trend_aliases, 0029_signal_queue).
+    // changes since (0027_velocity_window, 0028_trend_aliases, 0029_signal_queue, 0030_trend_dirty).
     const asLegacy = order
       .map((name) => legacyOf.get(name) ?? name)
       .filter((n, i, all) => all.indexOf(n) === i);
     assert.deepEqual(asLegacy, [...asLegacy].sort());
-    assert.equal(asLegacy.length, 29);
+    assert.equal(asLegacy.length, 30);
     assert.ok(
       order.every((name) => /^\d{4}(\.\d+)?_[a-z0-9_]+$/.test(name)),
       order.join(', '),

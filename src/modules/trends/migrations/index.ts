@@ -9,6 +9,7 @@ import { trendTypeFollowsTitle } from './0024_trend_type_follows_title.ts';
 import { snapshotIndexes } from './0026_snapshot_indexes.ts';
 import { velocityWindow } from './0027_velocity_window.ts';
 import { trendAliases } from './0028_trend_aliases.ts';
+import { trendDirty } from './0030_trend_dirty.ts';
 
 export const trendsMigrations: MigrationSet = {
   owner: 'trends',
@@ -22,6 +23,7 @@ export const trendsMigrations: MigrationSet = {
     '0026_snapshot_indexes': snapshotIndexes,
     '0027_velocity_window': velocityWindow,
     '0028_trend_aliases': trendAliases,
+    '0030_trend_dirty': trendDirty,
   },
 };
 export { trendKeyMerges } from './merges.ts';
