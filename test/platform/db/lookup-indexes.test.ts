@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sql } from 'kysely';
 import type { Database } from '../../../src/database.ts';
-import { migrateAppToLatest } from '../../../src/migrations.ts';
+import { migrateAppTo, migrateAppToLatest } from '../../../src/migrations.ts';
 import { openDatabase } from '../../../src/platform/db/index.ts';
 import { createTestDatabase } from '../../helpers/db.ts';
 
@@ -120,6 +120,44 @@ test('snapshots keep the indexes their queries read; only recently active 24 h s
       /WHERE \(\(\(?period\)?::text = '24h'::text\) AND \(velocity_1h > 0\)\)/,
     );
   }
+});
+
+test("a batch's update of a trend (mentions, seen times) changes no indexed column, so PostgreSQL can make it HOT; out-of-date trends are rows of trend_dirty", async (t) => {
+  const database = await createTestDatabase();
+  t.after(() => database.drop());
+  const handle = openDatabase<Database>(database.config);
+  t.after(() => handle.db.destroy());
+  await migrateAppTo(handle, '0029_signal_queue');
+  const trend = (key: string, dirty: number) =>
+    sql`insert into trends (key, title, type, category, first_seen_at, last_seen_at, mentions, dirty)
+      values (${key}, ${key}, 'keyword', 'Other', 1, 2, 3, ${dirty})`.execute(handle.db);
+  await trend('up to date', 0);
+  await trend('out of date', 2);
+  await migrateAppToLatest(handle);
+  const dirty = await handle.db
+    .selectFrom('trend_dirty as d')
+    .innerJoin('trends as t', 't.id', 'd.trend_id')
+    .select(['t.key', 'd.version'])
+    .execute();
+  assert.deepEqual(
+    dirty.map((r) => [r.key, Number(r.version)]),
+    [['out of date', 2]],
+  );
+  const indexed =
+    handle.dialect === 'sqlite'
+      ? (
+          await sql<{ name: string }>`select ii.name from pragma_index_list('trends') il,
+            pragma_index_info(il.name) ii`.execute(handle.db)
+        ).rows.map((r) => r.name)
+      : (
+          await sql<{ attname: string }>`select a.attname from pg_index i
+            join pg_class c on c.oid = i.indrelid join pg_attribute a on a.attrelid = c.oid and a.attnum = any(i.indkey)
+            where c.relname = 'trends' and c.relnamespace = current_schema()::regnamespace`.execute(handle.db)
+        ).rows.map((r) => r.attname);
+  for (const column of ['mentions', 'first_seen_at', 'last_seen_at']) {
+    assert.ok(!indexed.includes(column), `${column} is not indexed: ${indexed.join(', ')}`);
+  }
+  assert.ok(indexed.includes('key'));
 });
 
 async function indexNames(
