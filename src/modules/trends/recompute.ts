@@ -72,7 +72,8 @@ export function eventsFor(
   return events;
 }
 
-function snapshotRow(view: TrendItemView, period: PeriodName, now: number): SnapshotRow {
+/** The stored row of a view for one period (exported for tests). */
+export function snapshotRow(view: TrendItemView, period: PeriodName, now: number): SnapshotRow {
   return {
     trend_id: view.id,
     period,

@@ -11,8 +11,8 @@ import {
   MetricsRecomputer,
   MIN_EVENT_VOLUME,
   sameSnapshot,
+  snapshotRow,
 } from '../../../src/modules/trends/recompute.ts';
-import type { SnapshotRow } from '../../../src/modules/trends/store.ts';
 import { ManualClock } from '../../../src/platform/clock.ts';
 import { buildTestApp, type TestContext } from '../../helpers/app.ts';
 
@@ -95,26 +95,7 @@ describe('domain events from snapshot changes', () => {
 });
 
 test('a snapshot is the same as the stored one when every column but computed_at is', () => {
-  const stored: SnapshotRow = {
-    trend_id: 7,
-    period: '24h',
-    volume: 50,
-    previous_volume: 10,
-    absolute_change: 40,
-    growth: 400,
-    average_velocity: 2.08,
-    trend_stability: 1,
-    overall_trend: 'growing',
-    velocity_score: 60,
-    velocity_1h: 20,
-    lifecycle_stage: 'rising',
-    velocity_window: '1h',
-    sentiment: '0.10',
-    sentiment_category: 'positive',
-    platforms: '{"x":50}',
-    meta_description: 'Aurora: 50 mentions',
-    computed_at: NOW,
-  };
+  const stored = snapshotRow(view({ meta_description: 'Aurora: 50 mentions' }), '24h', NOW);
   assert.equal(sameSnapshot(stored, { ...stored, computed_at: NOW + 60_000 }), true);
   assert.equal(sameSnapshot(stored, { ...stored, volume: 51 }), false);
   assert.equal(sameSnapshot(stored, { ...stored, growth: null }), false);
