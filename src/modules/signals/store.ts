@@ -83,8 +83,8 @@ export class SignalsStore {
         CompiledQuery.raw(this.insertText(part.length), parameters),
       );
       const ids = added.map((row) => row.id);
-      for (const ids_ of powerOfTwoParts(ids, IDS_PER_CLAIM)) {
-        await executor.executeQuery(CompiledQuery.raw(this.queueText(ids_.length), ids_));
+      for (const queued of powerOfTwoParts(ids, IDS_PER_CLAIM)) {
+        await executor.executeQuery(CompiledQuery.raw(this.queueText(queued.length), queued));
       }
       inserted += ids.length;
     }

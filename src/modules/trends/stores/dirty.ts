@@ -104,15 +104,16 @@ export class TrendDirtyStore {
 
   /** Ends the out-of-date state of trends whose counter is still what was read (no change since). */
   async clear(read: readonly { id: number; dirty: number }[], trx: Executor = this.db): Promise<void> {
+    const sorted = [...read].sort((a, b) => a.id - b.id);
     const byValue = new Map<number, number[]>();
-    for (const { id, dirty } of [...read].sort((a, b) => a.id - b.id)) {
+    for (const { id, dirty } of sorted) {
       const ids = byValue.get(dirty) ?? [];
       ids.push(id);
       byValue.set(dirty, ids);
     }
     if (this.dialect === 'postgres') {
       // Locked in id order before the deletes by counter value, which would take them out of order.
-      const ids = read.map((r) => r.id).sort((a, b) => a - b);
+      const ids = sorted.map((r) => r.id);
       for (const part of powerOfTwoParts(ids, IDS_PER_STATEMENT)) {
         await trx
           .selectFrom('trend_dirty')
